@@ -1,0 +1,130 @@
+#include "experiments.hpp"
+
+#include <cmath>
+
+#include "rng.hpp"
+#include "softmax.hpp"
+
+namespace attn {
+
+// ---- Figure 4.1 ------------------------------------------------------------
+
+Matrix figure41_input(const Figure41Config& config) {
+  Matrix X = Matrix::Zero(config.seq_len, config.d_model);
+  Rng rng(config.seed);
+  for (int t = 0; t < config.seq_len; ++t) {
+    X(t, 0) = static_cast<float>(t) / static_cast<float>(config.seq_len);  // where am I
+    X(t, 1) = static_cast<float>(std::sin(static_cast<double>(t)));        // periodic position
+    X(t, 2) = static_cast<float>(std::cos(static_cast<double>(t)));
+    X(t, 3) = (t % 2 == 1) ? 1.0f : -1.0f;                                  // odd / even
+    for (int c = 4; c < config.d_model; ++c) X(t, c) = config.noise * rng.normal();
+  }
+  return X;
+}
+
+MultiHeadWeights figure41_projections(int d_model, int heads) {
+  MultiHeadWeights w;
+  w.heads = heads;
+  const int d_head = d_model / heads;
+  // Each head reads two features of its own slice: head 0 looks at position
+  // (features 0, 1); the other heads look at noise features, so they differ.
+  w.W_q = Matrix::Zero(d_model, d_model);
+  for (int h = 0; h < heads; ++h) {
+    const int s = h * d_head;
+    w.W_q(s, s) = 2.0f;
+    w.W_q(s + 1, s + 1) = 1.5f;
+  }
+  w.W_k = w.W_q;
+  w.W_v = Matrix::Identity(d_model, d_model);
+  w.W_o = Matrix::Identity(d_model, d_model);
+  return w;
+}
+
+Figure41 run_figure41(const Figure41Config& config) {
+  Figure41 f;
+  f.config = config;
+  f.X = figure41_input(config);
+  f.weights = figure41_projections(config.d_model, config.heads);
+  f.result = multi_head_attention(f.X, f.weights);
+  for (const HeadResult& head : f.result.heads) {
+    f.head_stats.push_back(weight_stats(head.weights));
+    const std::vector<float> values(head.weights.data(), head.weights.data() + head.weights.size());
+    f.head_histograms.push_back(histogram(values, config.histogram_bins));
+  }
+  const Matrix& avg = f.result.average_weights;
+  for (Eigen::Index q = 0; q < avg.rows(); ++q)
+    f.top_keys.push_back(top_k(avg.row(q).data(), static_cast<int>(avg.cols()), config.top_k));
+  for (int t = 0; t < config.seq_len; ++t) f.tokens.push_back("t" + std::to_string(t));
+  return f;
+}
+
+// ---- Figure 4.2 ------------------------------------------------------------
+
+float two_way_softmax_peak(float score) {
+  Vector pair(2);
+  pair << score, 0.0f;
+  return softmax(pair).maxCoeff();
+}
+
+Figure42Dim run_figure42_dim(int d_k, const Figure42Config& config, uint64_t seed) {
+  Figure42Dim r;
+  r.d_k = d_k;
+  Rng rng(seed, /*stream=*/static_cast<uint64_t>(d_k));
+  const float scale = 1.0f / std::sqrt(static_cast<float>(d_k));
+  std::vector<float> q(static_cast<size_t>(d_k)), k(static_cast<size_t>(d_k));
+  r.raw.reserve(static_cast<size_t>(config.samples));
+  r.scaled.reserve(static_cast<size_t>(config.samples));
+  for (int s = 0; s < config.samples; ++s) {
+    for (float& x : q) x = rng.normal();
+    for (float& x : k) x = rng.normal();
+    double dot = 0.0;  // the sum of d_k products: var = d_k
+    for (int c = 0; c < d_k; ++c) dot += static_cast<double>(q[c]) * k[c];
+    r.raw.push_back(static_cast<float>(dot));
+    r.scaled.push_back(static_cast<float>(dot) * scale);
+  }
+  r.raw_std = static_cast<float>(stddev(r.raw));
+  r.scaled_std = static_cast<float>(stddev(r.scaled));
+  const int peaks = std::min(config.peak_samples, config.samples);
+  double raw_peak = 0.0, scaled_peak = 0.0;
+  for (int s = 0; s < peaks; ++s) {
+    raw_peak += two_way_softmax_peak(r.raw[s]);
+    scaled_peak += two_way_softmax_peak(r.scaled[s]);
+  }
+  r.raw_peak = peaks > 0 ? static_cast<float>(raw_peak / peaks) : 0.f;
+  r.scaled_peak = peaks > 0 ? static_cast<float>(scaled_peak / peaks) : 0.f;
+  r.raw_hist = histogram(r.raw, config.histogram_bins);
+  r.scaled_hist = histogram(r.scaled, config.histogram_bins);
+  return r;
+}
+
+Figure42 run_figure42(const Figure42Config& config) {
+  Figure42 f;
+  f.config = config;
+  for (int d_k : config.dims) f.dims.push_back(run_figure42_dim(d_k, config, config.seed));
+  return f;
+}
+
+// ---- Causal-mask companion ---------------------------------------------------
+
+CausalCompanion run_causal_companion(const CausalConfig& config) {
+  CausalCompanion c;
+  c.config = config;
+  Rng rng(config.seed);
+  c.X.resize(config.seq_len, config.d_model);
+  rng.fill_normal(c.X);
+  for (Matrix* W : {&c.W_q, &c.W_k, &c.W_v}) {
+    W->resize(config.d_model, config.d_model);
+    rng.fill_normal(*W, config.weight_std);
+  }
+  const Matrix Q = c.X * c.W_q, K = c.X * c.W_k, V = c.X * c.W_v;
+  c.bidirectional = scaled_dot_product_attention(Q, K, V);
+  AttentionOptions causal;
+  causal.mask = Mask::causal();
+  c.causal = scaled_dot_product_attention(Q, K, V, causal);
+  c.mask = c.causal.allowed;
+  // The last position sees every key under both masks, so its difference is 0.
+  c.output_diff = (c.bidirectional.output - c.causal.output).rowwise().norm();
+  return c;
+}
+
+}  // namespace attn

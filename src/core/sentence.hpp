@@ -1,0 +1,29 @@
+// From a sentence to multi-head attention: tokens, deterministic token
+// embeddings, seeded projections.
+//
+// The embedding of a token depends only on its text and the seed (the same
+// word always gets the same vector), so repeated words are visibly alike.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "multihead.hpp"
+#include "types.hpp"
+
+namespace attn {
+
+// n x d_model; row i ~ N(0, 1) seeded from hash(tokens[i]) and seed.
+// positions: add the sinusoidal position encoding of "Attention Is All You Need".
+Matrix embed_tokens(const std::vector<std::string>& tokens, int d_model, uint64_t seed,
+                    bool positions = false);
+Matrix sinusoidal_positions(int n, int d_model);
+
+// W_q, W_k, W_v, W_o ~ N(0, 1/d_model) (Xavier normal for a square matrix), seeded.
+MultiHeadWeights random_projections(int d_model, int heads, uint64_t seed);
+
+// The validity flags a padding mask needs: false for pad tokens.
+std::vector<bool> key_valid_flags(const std::vector<std::string>& tokens);
+
+}  // namespace attn

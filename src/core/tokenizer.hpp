@@ -1,0 +1,23 @@
+// Splits a sentence into tokens the way the lab shows them:
+//   - Latin text: whitespace-separated words, punctuation split off as its own
+//     token ("mat." -> "mat", ".")
+//   - CJK text: one token per character (Chinese has no spaces between words)
+//   - the pad token kPadToken fills a sequence to a fixed length
+// Input is UTF-8; invalid bytes become U+FFFD tokens rather than errors.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attn {
+
+inline constexpr const char* kPadToken = "[PAD]";
+
+std::vector<std::string> tokenize(std::string_view text);
+// Append kPadToken until tokens.size() == length (never truncates).
+std::vector<std::string> pad_to(std::vector<std::string> tokens, std::size_t length);
+bool is_pad(const std::string& token);
+
+}  // namespace attn
