@@ -15,7 +15,8 @@
 // A text config runs tokenize(text) -> embed_tokens(..., positions=false) ->
 // random_projections(d_model, heads, seed) -> multi_head_attention.
 // Limits: 1..4096 for d_model (and explicit matrix columns), 1024 tokens (and
-// explicit matrix rows), heads x tokens^2 <= 2^20 (keeps the answer a few MB).
+// explicit matrix rows), heads x tokens^2 <= 2^20 and tokens x d_model <= 2^20
+// (keeps the answer within a few tens of MB).
 // Result:
 //   {"tokens", "scores", "scaled_scores", "weights", "output", "average"}
 //   scores/scaled_scores/weights are [head][query][key] when the config has heads

@@ -10,11 +10,31 @@ void softmax_rows(const Matrix& scores, const MaskMatrix& allowed, Matrix& weigh
   weights.resize(n_q, n_k);
   for (Eigen::Index i = 0; i < n_q; ++i) {
     // Pass 1: the row maximum over allowed keys (subtracting it keeps exp <= 1).
-    float row_max = -std::numeric_limits<float>::infinity();
-    for (Eigen::Index j = 0; j < n_k; ++j)
-      if (allowed(i, j) && scores(i, j) > row_max) row_max = scores(i, j);
-    if (row_max == -std::numeric_limits<float>::infinity()) {
+    constexpr float kInf = std::numeric_limits<float>::infinity();
+    float row_max = -kInf;
+    bool any_allowed = false, has_nan = false;
+    for (Eigen::Index j = 0; j < n_k; ++j) {
+      if (!allowed(i, j)) continue;
+      any_allowed = true;
+      has_nan |= std::isnan(scores(i, j));
+      if (scores(i, j) > row_max) row_max = scores(i, j);
+    }
+    if (!any_allowed) {
       weights.row(i).setZero();  // fully masked row: attends to nothing
+      continue;
+    }
+    if (has_nan) {
+      // NaN in, NaN out: a silent zero row would hide the bad input.
+      weights.row(i).setConstant(std::numeric_limits<float>::quiet_NaN());
+      continue;
+    }
+    if (row_max == kInf || row_max == -kInf) {
+      // The limit of softmax: the keys at the extreme share the weight
+      // (exp(inf - inf) would be NaN).
+      float count = 0.f;
+      for (Eigen::Index j = 0; j < n_k; ++j)
+        count += (weights(i, j) = allowed(i, j) && scores(i, j) == row_max ? 1.f : 0.f);
+      weights.row(i) /= count;
       continue;
     }
     // Pass 2: exp and sum; masked keys contribute exactly 0.

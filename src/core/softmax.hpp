@@ -5,7 +5,9 @@
 // d_k would otherwise give inf/inf = NaN).
 // Masked entries get weight exactly 0 (not exp(-1e9), which leaves denormals).
 // A row with no allowed entry gets all-zero weights: nothing to attend to is
-// reported as "no attention", never as NaN.
+// reported as "no attention", never as NaN. Infinite scores take the limit
+// (the +inf keys share the row); a NaN among the allowed scores makes the row
+// NaN, so bad input is visible rather than silently zeroed.
 #pragma once
 
 #include "types.hpp"

@@ -86,9 +86,14 @@ std::vector<std::string> tokenize(std::string_view text) {
     if (!word.empty()) tokens.push_back(std::move(word));
     word.clear();
   };
+  const std::u32string_view pad = U"[PAD]";
   for (std::size_t i = 0; i < cps.size(); ++i) {
     const char32_t c = cps[i];
-    if (is_space(c)) {
+    if (std::u32string_view(cps.data() + i, cps.size() - i).substr(0, pad.size()) == pad) {
+      flush();  // a typed pad token stays one token, so a padding mask can find it
+      tokens.emplace_back(kPadToken);
+      i += pad.size() - 1;
+    } else if (is_space(c)) {
       flush();
     } else if (joins_word(c) && !word.empty() && i + 1 < cps.size() &&
                !is_space(cps[i + 1]) && !is_punctuation(cps[i + 1]) && !is_cjk(cps[i + 1])) {

@@ -2,7 +2,8 @@
 //   - Latin text: whitespace-separated words, punctuation split off as its own
 //     token ("mat." -> "mat", ".")
 //   - CJK text: one token per character (Chinese has no spaces between words)
-//   - the pad token kPadToken fills a sequence to a fixed length
+//   - the pad token kPadToken fills a sequence to a fixed length; typed in the
+//     text it stays one token
 // Input is UTF-8; invalid bytes become U+FFFD tokens rather than errors.
 #pragma once
 

@@ -69,3 +69,15 @@ TEST_CASE("build_mask materialises each kind and rejects misfits") {
   CHECK(!build_mask(Mask::custom(MaskMatrix::Constant(2, 2, true)), 2, 3, allowed).empty());
   CHECK(std::string(mask_name(Mask::Kind::Causal)) == "causal");
 }
+
+TEST_CASE("infinite scores take the softmax limit; NaN scores stay visible") {
+  const float inf = std::numeric_limits<float>::infinity();
+  const Matrix w = softmax_rows(test::from_rows({{inf, 1, inf}, {-inf, -inf, 0}, {-inf, -inf, -inf}}));
+  CHECK(w(0, 0) == 0.5f);
+  CHECK(w(0, 1) == 0.0f);
+  CHECK(w(0, 2) == 0.5f);
+  CHECK(w(1, 2) == 1.0f);
+  CHECK(w.row(2).sum() == doctest::Approx(1.0));  // all equal: uniform
+  const Matrix n = softmax_rows(test::from_rows({{1, std::nanf(""), 2}}));
+  CHECK(std::isnan(n(0, 0)));
+}

@@ -34,4 +34,7 @@ TEST_CASE("pad tokens") {
   CHECK(is_pad(padded[3]));
   CHECK(!is_pad("a"));
   CHECK(pad_to({"a", "b", "c"}, 2).size() == 3u);  // never truncates
+  CHECK(tokenize("the cat [PAD] [PAD]") == Tokens{"the", "cat", kPadToken, kPadToken});
+  CHECK(tokenize("x[PAD]y") == Tokens{"x", kPadToken, "y"});
+  CHECK(tokenize("[PA") == Tokens{"[", "PA"});
 }

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs the product.
+#
+#   scripts/run.sh             build the WebAssembly app and serve it on http://127.0.0.1:8080
+#   scripts/run.sh --port N    another port
+#   scripts/run.sh --desktop   build and start the native desktop app instead
+#                              (extra arguments after --desktop go to the app,
+#                               e.g. --screenshot out.png --frames 5)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+PORT=8080
+DESKTOP=0
+while (($#)); do
+  case "$1" in
+    --desktop) DESKTOP=1; shift; break ;;
+    --port) PORT="${2:?--port needs a number}"; shift 2 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    *) echo "unknown option: $1 (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+"$ROOT/scripts/setup.sh"
+export NODE_PATH=/usr/share/nodejs
+
+if ((DESKTOP)); then
+  cmake --preset native >/dev/null
+  cmake --build --preset native -j 2 --target attention_app
+  exec "$ROOT/build/native/src/platform/attention_app" "$@"
+fi
+
+cmake --preset wasm >/dev/null
+cmake --build --preset wasm -j 2 --target attention_web
+WEB_DIR="$ROOT/build/wasm/web"
+echo
+echo "Serving the attention lab at http://127.0.0.1:$PORT/  (Ctrl-C to stop)"
+exec python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$WEB_DIR"

@@ -1,0 +1,62 @@
+// A heatmap as one GL texture (never one rectangle per cell).
+//
+//   values (rows x cols floats) --upload--> R32F texture, one texel per cell
+//   R32F --colormap shader, FBO--> RGBA8 texture of the on-screen pixel size
+//   RGBA8 texture --> ImGui::Image((ImTextureID)(intptr_t)texture(), ...)
+//
+// Rendering at the exact on-screen size keeps cell edges on pixel edges.
+// GL objects are freed by destroy(), not by destructors: the owner decides
+// when a context is current (sokol style init/cleanup).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gfx/colormap.hpp"
+#include "gfx/gl.hpp"
+
+namespace attn::gfx {
+
+// GL objects shared by all heatmaps: the program, an empty VAO (core profile
+// needs one bound to draw) and one 256 x 1 lookup texture per colormap.
+struct HeatmapRenderer {
+  GLuint program = 0, vao = 0;
+  GLuint lut[kColormapCount] = {};
+  GLint loc_values = -1, loc_lut = -1, loc_lo = -1, loc_hi = -1;
+
+  bool init(std::string* error);  // needs a current GL context
+  void destroy();
+  bool ready() const { return program != 0; }
+};
+
+class Heatmap {
+ public:
+  // Row-major, row 0 drawn at the top. Re-uploads only when the data changed.
+  void set_values(const float* values, int rows, int cols);
+  void set_range(float lo, float hi);
+  void set_colormap(Colormap colormap);
+
+  // Draws the colour texture at width x height pixels if anything changed;
+  // restores framebuffer, viewport, program and bindings afterwards.
+  void render(const HeatmapRenderer& renderer, int width, int height);
+
+  GLuint texture() const { return color_texture_; }
+  int rows() const { return rows_; }
+  int cols() const { return cols_; }
+  float lo() const { return lo_; }
+  float hi() const { return hi_; }
+  Colormap colormap() const { return colormap_; }
+
+  void destroy();
+
+ private:
+  std::vector<float> values_;
+  int rows_ = 0, cols_ = 0;
+  float lo_ = 0, hi_ = 1;
+  Colormap colormap_ = Colormap::YlOrRd;
+  GLuint value_texture_ = 0, color_texture_ = 0, framebuffer_ = 0;
+  int width_ = 0, height_ = 0;
+  bool values_dirty_ = true, colors_dirty_ = true;
+};
+
+}  // namespace attn::gfx

@@ -1,0 +1,173 @@
+// Desktop entry point: GLFW + OpenGL 3.3 core, the same UI as the web build.
+// Used for debugging and for screenshots under `xvfb-run -a`.
+//
+//   attention_app [--size WxH] [--frames N] [--screenshot FILE.png] [--layout FILE.json]
+//
+// With --screenshot, --layout or --frames the app renders N frames (default 3),
+// writes the requested files from the last frame and exits 0. Bad flags exit 2.
+#include <cfloat>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include "gfx/gl.hpp"
+#include "gfx/screenshot.hpp"
+#include "platform/ui_scale.hpp"
+#include "ui/app.hpp"
+#include "ui/strings.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: attention_app [--size WxH] [--frames N] [--screenshot FILE.png] [--layout FILE.json]\n"
+    "  --size WxH          window size in pixels (default 1280x800)\n"
+    "  --frames N          render N frames, then exit (default 3 with --screenshot/--layout)\n"
+    "  --screenshot FILE   write the last frame as PNG and exit\n"
+    "  --layout FILE       write the heatmap layout JSON of the last frame and exit\n";
+
+struct Options {
+  int width = 1280, height = 800;
+  int frames = 0;  // 0: interactive
+  std::string screenshot, layout;
+};
+
+bool parse_int(const std::string& text, int lo, int hi, int* out) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9) return false;
+  const int value = std::atoi(text.c_str());
+  if (value < lo || value > hi) return false;
+  *out = value;
+  return true;
+}
+
+// Returns an empty string on success, else what is wrong.
+std::string parse_options(int argc, char** argv, Options* options, bool* help) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (flag == "--help" || flag == "-h") {
+      *help = true;
+      return "";
+    }
+    if (flag != "--size" && flag != "--frames" && flag != "--screenshot" && flag != "--layout")
+      return "unknown option '" + flag + "'";
+    if (i + 1 >= argc) return flag + " needs a value";
+    const std::string value = argv[++i];
+    if (flag == "--size") {
+      const std::size_t x = value.find('x');
+      if (x == std::string::npos || !parse_int(value.substr(0, x), 64, 8192, &options->width) ||
+          !parse_int(value.substr(x + 1), 64, 8192, &options->height))
+        return "--size expects WxH with 64 <= W, H <= 8192, got '" + value + "'";
+    } else if (flag == "--frames") {
+      if (!parse_int(value, 1, 100000, &options->frames))
+        return "--frames expects a whole number >= 1, got '" + value + "'";
+    } else if (flag == "--screenshot") {
+      options->screenshot = value;
+    } else {
+      options->layout = value;
+    }
+  }
+  if ((!options->screenshot.empty() || !options->layout.empty()) && options->frames == 0) options->frames = 3;
+  return "";
+}
+
+void glfw_error(int code, const char* description) {
+  std::fprintf(stderr, "attention_app: GLFW error %d: %s\n", code, description);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  bool help = false;
+  const std::string error = parse_options(argc, argv, &options, &help);
+  if (help) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (!error.empty()) {
+    std::fprintf(stderr, "attention_app: %s\n%s", error.c_str(), kUsage);
+    return 2;
+  }
+  const bool batch = options.frames > 0;
+
+  glfwSetErrorCallback(glfw_error);
+  if (!glfwInit()) return 1;
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  if (batch) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);  // the size asked for is the size rendered
+  GLFWwindow* window =
+      glfwCreateWindow(options.width, options.height, attn::ui::tr("app.title"), nullptr, nullptr);
+  if (!window) {
+    std::fprintf(stderr, "attention_app: cannot create an OpenGL 3.3 core window\n");
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(batch ? 0 : 1);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini: every run starts the same
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  float content_scale = 1.0f, unused = 1.0f;
+  glfwGetWindowContentScale(window, &content_scale, &unused);
+  attn::platform::set_ui_scale(content_scale);
+
+  attn::ui::AppState state;
+  int exit_code = 0;
+  for (int frame = 1; !glfwWindowShouldClose(window); ++frame) {
+    glfwPollEvents();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    // Batch runs must not depend on where the X pointer happens to be.
+    if (batch) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    ImGui::NewFrame();
+    attn::ui::app_frame(state);
+    ImGui::Render();
+    if (frame == 1 && !state.plot.renderer_error.empty())
+      std::fprintf(stderr, "attention_app: heatmap shader: %s\n", state.plot.renderer_error.c_str());
+
+    int fb_w = 0, fb_h = 0;
+    glfwGetFramebufferSize(window, &fb_w, &fb_h);
+    glViewport(0, 0, fb_w, fb_h);
+    glClearColor(0.97f, 0.97f, 0.96f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+    if (batch && frame >= options.frames) {
+      // Read the back buffer before swapping: its content is defined until then.
+      std::string write_error;
+      if (!options.screenshot.empty() &&
+          !attn::gfx::save_framebuffer_png(options.screenshot, fb_w, fb_h, &write_error)) {
+        std::fprintf(stderr, "attention_app: %s\n", write_error.c_str());
+        exit_code = 1;
+      }
+      if (!options.layout.empty()) {
+        std::ofstream out(options.layout);
+        out << attn::ui::layout_json(state) << '\n';
+        if (!out) {
+          std::fprintf(stderr, "attention_app: cannot write %s\n", options.layout.c_str());
+          exit_code = 1;
+        }
+      }
+      break;
+    }
+    glfwSwapBuffers(window);
+  }
+
+  attn::ui::app_shutdown(state);
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return exit_code;
+}

@@ -1,0 +1,32 @@
+// C functions exported to JavaScript (web/main.js wraps them as
+// window.attentionLab). Each returns a UTF-8 JSON string owned by the app,
+// valid until the next call of the same function; JavaScript copies it at once.
+#include <emscripten.h>
+
+#include "api/compute.hpp"
+#include "platform/web_app.hpp"
+
+extern "C" {
+
+// compute(config_json) -> result JSON, or {"error": "..."} (never aborts on bad input).
+EMSCRIPTEN_KEEPALIVE const char* attn_compute(const char* config_json) {
+  auto& app = attn::platform::web_app();
+  app.compute_result = attn::api::compute(config_json ? config_json : "").json;
+  return app.compute_result.c_str();
+}
+
+// Where each heatmap's cells were drawn in the last frame (see ui/app.hpp).
+EMSCRIPTEN_KEEPALIVE const char* attn_layout() {
+  auto& app = attn::platform::web_app();
+  app.layout_result = attn::ui::layout_json(app.state);
+  return app.layout_result.c_str();
+}
+
+// The compute() config that reproduces what is on screen.
+EMSCRIPTEN_KEEPALIVE const char* attn_current_config() {
+  auto& app = attn::platform::web_app();
+  app.config_result = attn::ui::current_config_json(app.state);
+  return app.config_result.c_str();
+}
+
+}  // extern "C"

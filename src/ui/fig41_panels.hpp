@@ -1,0 +1,13 @@
+// The live Figure 4.1: head-average heatmap, heads 0 and 1, per-head weight
+// histograms, per-head statistics and the top keys of each query.
+#pragma once
+
+#include "ui/app.hpp"
+
+namespace attn::ui {
+
+// Fills the rest of the current window with the figure's panels and records
+// each heatmap into state.layout. Needs state.fig41.
+void fig41_panels(AppState& state);
+
+}  // namespace attn::ui

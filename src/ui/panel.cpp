@@ -1,0 +1,37 @@
+// Panel scaffolding; see panel.hpp.
+#include "ui/panel.hpp"
+
+namespace attn::ui {
+
+void help_marker(const char* text) {
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+bool begin_panel(const char* id, const ImVec2& size, const char* title, const char* help,
+                 const char* formula) {
+  const bool visible = ImGui::BeginChild(id, size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  if (!visible) return false;
+  ImGui::TextUnformatted(title);
+  ImGui::SameLine();
+  help_marker(help);
+  if (formula && *formula) {
+    // Formulas in a quiet blue, so they read as maths rather than as labels.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.12f, 0.28f, 0.58f, 1.0f));
+    ImGui::PushTextWrapPos(0.0f);  // narrow panels wrap the formula instead of clipping it
+    ImGui::TextUnformatted(formula);
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+  }
+  return true;
+}
+
+void end_panel() { ImGui::EndChild(); }
+
+}  // namespace attn::ui

@@ -1,0 +1,108 @@
+// A small plot layer shaped like ImPlot (which is not available here),
+// drawn with ImDrawList:
+//
+//   if (plot::BeginPlot("Weights##hist", size)) {   // "##..." = hidden label
+//     plot::SetupAxes("weight", "count");
+//     plot::PlotBars("head 0", lefts, counts, n, width);
+//     plot::EndPlot();                             // autofit, 1-2-5 ticks, legend, hover
+//   }
+//   plot::PlotHeatmap("##avg", spec, size, &cells); // one texture + labels + colorbar
+//
+// Items are recorded between Begin and End and drawn in EndPlot, so limits
+// can be fitted to all of them. Like ImGui and ImPlot, the layer works on a
+// current Context that its owner (AppState) holds and sets each frame.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <imgui.h>
+
+#include "gfx/colormap.hpp"
+#include "gfx/heatmap.hpp"
+
+namespace attn::plot {
+
+struct PlotItem {
+  std::string label;
+  bool bars = false;          // bars: xs are left edges, `width` wide, from y = 0
+  std::vector<double> xs, ys;
+  double width = 0;
+  ImU32 color = 0;
+};
+
+struct Context {
+  // GL resources behind PlotHeatmap, keyed by the widget's ImGui id.
+  gfx::HeatmapRenderer renderer;
+  std::string renderer_error;
+  std::unordered_map<ImGuiID, gfx::Heatmap> heatmaps;
+
+  // The plot between BeginPlot and EndPlot.
+  bool in_plot = false, hovered = false;
+  ImVec2 frame_min, frame_max;
+  std::string title, x_label, y_label;
+  int flags = 0;
+  bool fixed_limits[2] = {false, false};
+  double limits[2][2] = {{0, 1}, {0, 1}};
+  std::vector<PlotItem> items;
+  ImU32 next_item_color = 0;  // 0: next colour in turn
+};
+
+void SetCurrentContext(Context* context);
+Context* GetCurrentContext();
+// Frees the context's GL objects (a GL context must be current).
+void ShutdownContext(Context& context);
+
+// ---- 2-D plots ---------------------------------------------------------------
+enum PlotFlags_ { PlotFlags_None = 0, PlotFlags_NoLegend = 1 << 0 };
+enum Axis { Axis_X = 0, Axis_Y = 1 };
+
+// size.x <= 0 / size.y <= 0: fill the available width / height (minus |size|).
+bool BeginPlot(const char* title_id, const ImVec2& size = ImVec2(0, 0), int flags = 0);
+void SetupAxes(const char* x_label, const char* y_label);
+void SetupAxisLimits(Axis axis, double lo, double hi);  // otherwise autofit
+void PlotBars(const char* label_id, const float* lefts, const float* heights, int count, double width);
+void PlotBars(const char* label_id, const float* lefts, const int* heights, int count, double width);
+void PlotLine(const char* label_id, const float* xs, const float* ys, int count);
+void EndPlot();
+
+// Series colours (matplotlib's tab10 order); items get them in turn unless
+// SetNextItemColor picks one for the next item (e.g. to keep a head's colour).
+ImU32 SeriesColor(int index);
+void SetNextItemColor(ImU32 color);
+
+// Tick positions at a "nice" step (1, 2 or 5 times a power of ten) covering
+// [lo, hi] with at most about max_ticks ticks; *decimals gets the number of
+// decimals that shows the step exactly.
+std::vector<double> NiceTicks(double lo, double hi, int max_ticks, int* decimals = nullptr);
+
+// ---- heatmaps ----------------------------------------------------------------
+struct HeatmapSpec {
+  const float* values = nullptr;  // rows x cols, row-major, row 0 at the top
+  int rows = 0, cols = 0;
+  float lo = 0, hi = 1;           // colour range: (v - lo) / (hi - lo)
+  gfx::Colormap colormap = gfx::Colormap::YlOrRd;
+  const std::vector<std::string>* row_labels = nullptr;  // e.g. query tokens
+  const std::vector<std::string>* col_labels = nullptr;  // e.g. key tokens
+  const char* row_axis = "";      // axis titles ("query", "key")
+  const char* col_axis = "";
+  const char* value_name = "";    // hover readout ("weight")
+  bool colorbar = true;
+};
+
+// Where the cells landed, in framebuffer pixels of the window, top-left origin.
+// Cell (r, c) covers [x + c*w/cols, x + (c+1)*w/cols) x [y + r*h/rows, ...).
+struct HeatmapCells {
+  int x = 0, y = 0, w = 0, h = 0;
+};
+
+// Fills `size` (as BeginPlot), returns false if nothing could be drawn.
+bool PlotHeatmap(const char* label_id, const HeatmapSpec& spec, const ImVec2& size,
+                 HeatmapCells* cells = nullptr);
+
+// A vertical colorbar from lo (bottom) to hi (top) with nice ticks.
+void DrawColorbar(ImDrawList* draw_list, const ImVec2& min, const ImVec2& max,
+                  gfx::Colormap colormap, float lo, float hi);
+
+}  // namespace attn::plot

@@ -1,0 +1,93 @@
+"""Bad configs and bad usage: attention_cli must answer with exit code 2 and
+one line on stderr naming the offending field; never a crash or a signal.
+"""
+import os
+import sys
+import tempfile
+
+from cli_common import Checks, run_cli
+
+cli = sys.argv[1]
+c = Checks("cli_bad_configs")
+
+# (what, config text, a word the one-line message must contain)
+BAD = [
+    ("not JSON", "this is not json", "config"),
+    ("empty input", "", "config"),
+    ("truncated JSON", '{"Q": [[1, 2]', "Q"),
+    ("top level is an array", "[[1, 2], [3, 4]]", "config"),
+    ("Q is a string", '{"Q": "1 2 3", "K": [[1]], "V": [[1]]}', "Q"),
+    ("matrix entry is a string", '{"Q": [["1"]], "K": [[1]], "V": [[1]]}', "Q[0][0]"),
+    ("NaN via 1e999", '{"Q": [[1e999]], "K": [[1]], "V": [[1]]}', "Q"),
+    ("-1e999 in V", '{"Q": [[1]], "K": [[1]], "V": [[-1e999]]}', "V"),
+    ("1e300 overflows float32", '{"Q": [[1e300]], "K": [[1]], "V": [[1]]}', "Q[0][0]"),
+    ("ragged Q", '{"Q": [[1, 2], [3]], "K": [[1, 2]], "V": [[1]]}', "Q"),
+    ("empty K", '{"Q": [[1]], "K": [], "V": [[1]]}', "K"),
+    ("empty row", '{"Q": [[]], "K": [[1]], "V": [[1]]}', "Q"),
+    ("Q and K disagree on d_k", '{"Q": [[1, 2]], "K": [[1, 2, 3]], "V": [[1]]}', "K"),
+    ("V has the wrong number of rows", '{"Q": [[1]], "K": [[1], [2]], "V": [[1]]}', "V"),
+    ("missing V", '{"Q": [[1]], "K": [[1]]}', "V"),
+    ("heads do not divide d_model", '{"text": "a b c", "d_model": 32, "heads": 5}', "heads"),
+    ("heads is zero", '{"text": "a b c", "d_model": 32, "heads": 0}', "heads"),
+    ("heads is a string", '{"text": "a b c", "heads": "4"}', "heads"),
+    ("unknown field", '{"text": "a b c", "colour": "red"}', "colour"),
+    ("unknown mask", '{"text": "a b c", "mask": "diagonal"}', "mask"),
+    ("unknown mask object field", '{"text": "a b c", "mask": {"pad": 1, "side": "left"}}', "mask"),
+    ("huge d_model", '{"text": "a b c", "d_model": 1000000000}', "d_model"),
+    ("fractional d_model", '{"text": "a b c", "d_model": 31.5}', "d_model"),
+    ("empty text", '{"text": "", "d_model": 8}', "text"),
+    ("whitespace-only text", '{"text": "  \\n\\t ", "d_model": 8}', "text"),
+    ("text is a number", '{"text": 42}', "text"),
+    ("too many tokens", '{"text": "' + "w " * 1100 + '"}', "text"),
+    ("negative scale", '{"text": "a b c", "scale": -1}', "scale"),
+    ("zero scale", '{"Q": [[1]], "K": [[1]], "V": [[1]], "scale": 0}', "scale"),
+    ("unknown scale", '{"Q": [[1]], "K": [[1]], "V": [[1]], "scale": "log"}', "scale"),
+    ("mask of the wrong size", '{"text": "a b c", "mask": [[1, 0], [1, 1]]}', "mask"),
+    ("explicit mask of the wrong size", '{"Q": [[1], [2]], "K": [[1], [2]], "V": [[1], [2]], "mask": [[1]]}', "mask"),
+    ("mask entry 2", '{"Q": [[1]], "K": [[1]], "V": [[1]], "mask": [[2]]}', "mask"),
+    ("negative seed", '{"text": "a b c", "seed": -3}', "seed"),
+    ("negative pad", '{"text": "a b c", "mask": {"pad": -1}}', "pad"),
+    ("padding without tokens", '{"Q": [[1]], "K": [[1]], "V": [[1]], "mask": "padding"}', "mask"),
+    ("unknown experiment", '{"experiment": "fig99"}', "experiment"),
+    ("experiment with extra field", '{"experiment": "fig41", "heads": 2}', "heads"),
+    ("no config kind", '{"mask": "causal"}', "config"),
+    ("scores overflow float32", '{"Q": [[1e30]], "K": [[1e30]], "V": [[1]]}', "Q"),
+    ("deep nesting", '{"Q": ' + "[" * 200000 + "]" * 200000 + "}", "Q"),
+    ("key with a newline", '{"a\\nb": 1}', "unknown field"),
+    ("invalid UTF-8", b'{"text": "\xff\xfe"}', "text"),
+]
+
+for what, text, field in BAD:
+    data = text if isinstance(text, bytes) else text.encode()
+    p = run_cli(cli, "attend", "--config", "-", stdin=data)
+    err = p.stderr.decode(errors="replace")
+    lines = err.splitlines()
+    ok = p.returncode == 2 and len(lines) == 1 and field in lines[0] and p.stdout == b""
+    c.check(ok, f"{what}: exit 2, one line naming {field!r}",
+            f"rc={p.returncode} stderr={err[:300]!r} stdout={p.stdout[:100]!r}")
+
+# ---- usage errors -------------------------------------------------------------------
+def usage(what, args, rc=2, needle=""):
+    p = run_cli(cli, *args)
+    text = (p.stdout + p.stderr).decode(errors="replace")
+    c.check(p.returncode == rc and needle in text, f"{what}: exit {rc}", f"rc={p.returncode} {text[:200]!r}")
+
+usage("no command", [], needle="usage")
+usage("unknown command", ["fig43"], needle="usage")
+usage("unknown flag", ["fig41", "--csv"], needle="usage")
+usage("--config on fig41", ["fig41", "--config", "x"], needle="usage")
+usage("attend without --config", ["attend"], needle="--config")
+usage("--config without a file", ["attend", "--config"], needle="usage")
+usage("missing config file", ["attend", "--config", "/nonexistent/config.json"], needle="/nonexistent/config.json")
+usage("config is a directory", ["attend", "--config", tempfile.gettempdir()], needle="cannot read")
+usage("--help", ["--help"], rc=0, needle="usage")
+usage("fig41 --help", ["fig41", "--help"], rc=0, needle="usage")
+
+# An unreadable file (skip when running as root, who can read anything).
+if os.geteuid() != 0:
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        f.write("{}")
+    os.chmod(f.name, 0)
+    usage("unreadable config file", ["attend", "--config", f.name], needle="cannot open")
+    os.unlink(f.name)
+c.exit()

@@ -1,0 +1,126 @@
+// Pixel checks shared by the browser (e2e.mjs) and desktop (desktop.mjs) tests:
+// does every heatmap cell on screen show the colour of its value?
+//
+// The colormaps are written out here from their published anchors, not taken
+// from the app, so a wrong lookup table in the app cannot also be the oracle.
+// The app uses a 256-entry table (index = floor(t * 256)) with bytes
+// truncated, so its colours may differ from these continuous ones by a couple
+// of levels per channel; the default tolerance (6/255) covers that and
+// nothing more.
+
+const hex = (s) => [1, 3, 5].map((i) => parseInt(s.slice(i, i + 2), 16));
+
+// ColorBrewer YlOrRd, 9 classes, evenly spaced over [0, 1].
+const YLORRD = ['#ffffcc', '#ffeda0', '#fed976', '#feb24c', '#fd8d3c',
+                '#fc4e2a', '#e31a1c', '#bd0026', '#800026'].map(hex);
+// matplotlib viridis sampled at linspace(0, 1, 10).
+const VIRIDIS = ['#440154', '#482878', '#3e4989', '#31688e', '#26828e',
+                 '#1f9e89', '#35b779', '#6ece58', '#b5de2b', '#fde725'].map(hex);
+export const COLORMAPS = { ylorrd: YLORRD, viridis: VIRIDIS };
+
+export const DEFAULT_TOLERANCE = 6;
+
+// Colour of normalised value t in [0, 1]: linear interpolation between
+// evenly spaced anchors. Returns float channels in 0..255.
+export function colormapColor(name, t) {
+  const anchors = COLORMAPS[name];
+  if (!anchors) throw new Error(`unknown colormap ${name}`);
+  const x = Math.min(Math.max(t, 0), 1) * (anchors.length - 1);
+  const i = Math.min(Math.floor(x), anchors.length - 2);
+  const f = x - i;
+  return [0, 1, 2].map((ch) => anchors[i][ch] * (1 - f) + anchors[i + 1][ch] * f);
+}
+
+// matplotlib's Normalize: (v - lo) / (hi - lo), clamped; a constant image maps to 0.
+export function normalise(v, lo, hi) {
+  if (!(hi > lo)) return 0;
+  return Math.min(Math.max((v - lo) / (hi - lo), 0), 1);
+}
+
+export function pixelAt(image, x, y) {
+  const i = (y * image.width + x) * 4;
+  return [image.data[i], image.data[i + 1], image.data[i + 2]];
+}
+
+// How many different RGB colours the image has: a blank or failed render has
+// one or two, a drawn UI with heatmaps has hundreds.
+export function countDistinctColours(image) {
+  const seen = new Set();
+  for (let i = 0; i < image.data.length; i += 4)
+    seen.add((image.data[i] << 16) | (image.data[i + 1] << 8) | image.data[i + 2]);
+  return seen.size;
+}
+
+// The matrix a heatmap shows, from a compute() result.
+export function heatmapValues(result, heatmap) {
+  if (heatmap.source === 'average') return result.average;
+  if (heatmap.source === 'weights') {
+    // Explicit Q/K/V results have one [q][k] matrix, head configs [head][q][k].
+    const w = result.weights;
+    return Array.isArray(w?.[0]?.[0]) ? w[heatmap.head] : w;
+  }
+  throw new Error(`heatmap ${heatmap.name}: unknown source ${heatmap.source}`);
+}
+
+// Checks the pixel at every cell centre of every heatmap.
+//   image:  {width, height, data: RGBA bytes}
+//   layout: {"heatmaps": [...]} as the app reports it
+//   result: compute(layout.config)
+//   rect:   (heatmap) => {x, y, w, h} of the cell area in image pixels
+// Returns {checked, failures: [text]}; cell (r, c) covers
+// [x + c*w/cols, x + (c+1)*w/cols) x [y + r*h/rows, y + (r+1)*h/rows), row 0 on top.
+export function checkHeatmaps(image, layout, result, rect, tolerance = DEFAULT_TOLERANCE) {
+  const failures = [];
+  let checked = 0;
+  for (const hm of layout.heatmaps) {
+    const values = heatmapValues(result, hm);
+    if (!Array.isArray(values) || values.length !== hm.rows || values[0]?.length !== hm.cols) {
+      failures.push(`${hm.name}: layout says ${hm.rows}x${hm.cols} but the result has ` +
+                    `${values?.length}x${values?.[0]?.length}`);
+      continue;
+    }
+    if (!COLORMAPS[hm.colormap]) {
+      failures.push(`${hm.name}: unknown colormap ${hm.colormap}`);
+      continue;
+    }
+    const { x, y, w, h } = rect(hm);
+    let bad = 0;
+    for (let r = 0; r < hm.rows; r++) {
+      for (let c = 0; c < hm.cols; c++) {
+        const px = Math.floor(x + (c + 0.5) * w / hm.cols);
+        const py = Math.floor(y + (r + 0.5) * h / hm.rows);
+        if (px < 0 || py < 0 || px >= image.width || py >= image.height) {
+          failures.push(`${hm.name}[${r}][${c}]: centre (${px}, ${py}) is outside the ${image.width}x${image.height} image`);
+          bad++;
+          continue;
+        }
+        const want = colormapColor(hm.colormap, normalise(values[r][c], hm.lo, hm.hi));
+        const got = pixelAt(image, px, py);
+        const err = Math.max(...got.map((g, ch) => Math.abs(g - want[ch])));
+        checked++;
+        if (err > tolerance) {
+          bad++;
+          if (bad <= 5) // enough to diagnose without flooding the log
+            failures.push(`${hm.name}[${r}][${c}] value ${values[r][c]} at (${px}, ${py}): ` +
+                          `got rgb(${got}) want rgb(${want.map(Math.round)}) (off by ${err.toFixed(1)})`);
+        }
+      }
+    }
+    if (bad > 5) failures.push(`${hm.name}: ${bad - 5} more wrong cells`);
+  }
+  return { checked, failures };
+}
+
+// Pass/fail lines in the same format as the CLI tests.
+export class Checks {
+  constructor(name) { this.name = name; this.failures = 0; }
+  check(ok, what, detail = '') {
+    console.log(`[${ok ? 'PASS' : 'FAIL'}] ${what}${!ok && detail ? `: ${detail}` : ''}`);
+    if (!ok) this.failures++;
+    return ok;
+  }
+  finish() {
+    console.log(`${this.name}: ${this.failures ? `${this.failures} failure(s)` : 'OK'}`);
+    return this.failures ? 1 : 0;
+  }
+}
