@@ -6,6 +6,16 @@
 namespace attn::gfx {
 namespace {
 
+// Shader and program logs are read the same way through different GL calls.
+template <typename GetIv, typename GetLog>
+std::string info_log(GLuint object, GetIv get_iv, GetLog get_log) {
+  GLint length = 0;
+  get_iv(object, GL_INFO_LOG_LENGTH, &length);
+  std::vector<char> log(std::size_t(length > 1 ? length : 1), '\0');
+  get_log(object, GLsizei(log.size()), nullptr, log.data());
+  return log.data();
+}
+
 GLuint compile(GLenum stage, const char* source, std::string* error) {
   const GLuint shader = glCreateShader(stage);
   const char* parts[] = {glsl_version_header(), source};
@@ -14,13 +24,9 @@ GLuint compile(GLenum stage, const char* source, std::string* error) {
   GLint ok = GL_FALSE;
   glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
   if (ok == GL_TRUE) return shader;
-  GLint length = 0;
-  glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &length);
-  std::vector<char> log(std::size_t(length > 1 ? length : 1), '\0');
-  glGetShaderInfoLog(shader, GLsizei(log.size()), nullptr, log.data());
   if (error) {
     *error = std::string(stage == GL_VERTEX_SHADER ? "vertex" : "fragment") +
-             " shader: " + log.data();
+             " shader: " + info_log(shader, glGetShaderiv, glGetShaderInfoLog);
   }
   glDeleteShader(shader);
   return 0;
@@ -53,11 +59,7 @@ GLuint build_program(const char* vertex_source, const char* fragment_source, std
   GLint ok = GL_FALSE;
   glGetProgramiv(program, GL_LINK_STATUS, &ok);
   if (ok == GL_TRUE) return program;
-  GLint length = 0;
-  glGetProgramiv(program, GL_INFO_LOG_LENGTH, &length);
-  std::vector<char> log(std::size_t(length > 1 ? length : 1), '\0');
-  glGetProgramInfoLog(program, GLsizei(log.size()), nullptr, log.data());
-  if (error) *error = std::string("link: ") + log.data();
+  if (error) *error = "link: " + info_log(program, glGetProgramiv, glGetProgramInfoLog);
   glDeleteProgram(program);
   return 0;
 }
