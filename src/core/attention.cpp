@@ -28,6 +28,8 @@ std::string check_attention_shapes(const Matrix& Q, const Matrix& K, const Matri
     return "Q is " + shape(Q) + " and K is " + shape(K) + ": queries and keys need the same d_k";
   if (K.rows() != V.rows())
     return "K is " + shape(K) + " and V is " + shape(V) + ": every key needs one value row";
+  if (!(options.temperature > 0.f) || !std::isfinite(options.temperature))
+    return "temperature must be a finite number > 0";
   MaskMatrix allowed;
   return build_mask(options.mask, static_cast<int>(Q.rows()), static_cast<int>(K.rows()), allowed);
 }
@@ -38,7 +40,8 @@ AttentionResult scaled_dot_product_attention(const Matrix& Q, const Matrix& K, c
   // Step 1: similarity of every query with every key.       (n_q, d_k) x (d_k, n_k)
   r.raw_scores.noalias() = Q * K.transpose();
   // Step 2: keep the score spread near 1 whatever d_k is.
-  r.scaled_scores = r.raw_scores * options.scale.factor_for(static_cast<int>(Q.cols()));
+  r.scaled_scores =
+      r.raw_scores * (options.scale.factor_for(static_cast<int>(Q.cols())) / options.temperature);
   build_mask(options.mask, static_cast<int>(Q.rows()), static_cast<int>(K.rows()), r.allowed);
   softmax_rows(r.scaled_scores, r.allowed, r.weights);
   // Step 3: each output row is a weighted mix of value rows.  (n_q, n_k) x (n_k, d_v)

@@ -1,7 +1,8 @@
 // Scaled dot-product attention, the chapter's three steps:
 //
 //   raw_scores    = Q K^T                         (n_q x n_k)
-//   scaled_scores = raw_scores * scale            (scale = 1/sqrt(d_k) by default)
+//   scaled_scores = raw_scores * scale / T        (scale = 1/sqrt(d_k) by default,
+//                                                  temperature T = 1 by default)
 //   weights       = softmax(scaled_scores + mask) (each row sums to 1, or is all 0
 //                                                  when the mask hides every key)
 //   output        = weights V                     (n_q x d_v)
@@ -33,11 +34,15 @@ struct Scale {
 struct AttentionOptions {
   Scale scale;
   Mask mask;
+  // Divides the scaled scores: T > 1 flattens the weights towards uniform,
+  // T < 1 sharpens them towards the largest score. Must be finite and > 0.
+  float temperature = 1.0f;
 };
 
 struct AttentionResult {
   Matrix raw_scores;     // Q K^T
-  Matrix scaled_scores;  // raw_scores * scale (masked cells keep their value; see allowed)
+  Matrix scaled_scores;  // raw_scores * scale / temperature (masked cells keep their value;
+                         // see allowed)
   MaskMatrix allowed;    // the materialised mask, true = may attend
   Matrix weights;        // softmax rows; exactly 0 where masked
   Matrix output;         // weights V

@@ -1,0 +1,83 @@
+// The explorer's set-up: everything a reader can choose, as one plain struct,
+// and the one function that turns it into attention results.
+//
+//   input       a typed sentence (tokenised, embedded per token text), or one of
+//               the chapter's experiments (Figure 4.1's synthetic sequence, the
+//               causal-mask companion's random tokens)
+//   projection  how Q, K, V come from X: random (seeded, Xavier), identity
+//               (Q = K = V = X: pure similarity), chapter (the Figure 4.1 demo
+//               projections), trained (the scaling lab's model, once it exists)
+//   mask        none | causal | padding (pads appended and masked) | custom
+//
+// The browser's compute(), attention_cli attend and the UI all go through
+// run_explorer, so a view's numbers can always be reproduced from its config.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attention.hpp"
+#include "multihead.hpp"
+#include "statistics.hpp"
+#include "types.hpp"
+
+namespace attn {
+
+enum class Input { Text, Figure41, Causal };
+enum class Projection { Random, Identity, Chapter, Trained };
+
+const char* input_name(Input input);            // "text", "fig41", "causal"
+const char* projection_name(Projection projection);  // "random", "identity", ...
+
+struct ExplorerLimits {
+  static constexpr int kMaxTokens = 1024;
+  static constexpr int kMinDModel = 1, kMaxDModel = 4096;
+  static constexpr int kMaxHeads = 64;
+};
+
+struct ExplorerConfig {
+  Input input = Input::Text;
+  std::string text = "The cat sat on the mat";
+  int d_model = 32;  // text input only; experiments have their own sizes
+  int heads = 4;
+  uint64_t seed = 1;
+  Projection projection = Projection::Random;
+  bool positions = false;  // add sinusoidal position encodings to X
+  float temperature = 1.0f;
+  Scale scale;
+  Mask::Kind mask = Mask::Kind::None;
+  int pads = 0;             // Padding: pad tokens appended to the text
+  MaskMatrix custom_mask;   // Custom: n x n over the final tokens, true = allowed
+};
+
+struct HeadSummary {
+  WeightStats stats;       // min, max, mean of the weights
+  float mean_entropy = 0;  // mean over query rows of the row entropy (nats)
+};
+
+struct ExplorerResult {
+  std::vector<std::string> tokens;  // including appended pads
+  std::vector<bool> key_valid;      // false for pad tokens
+  Matrix X;                         // n x d_model token (+ position) embeddings
+  MultiHeadWeights weights;
+  MultiHeadResult attention;
+  std::vector<HeadSummary> summaries;       // per head
+  HeadSummary average_summary;              // of the head average
+  std::vector<int> fully_masked_queries;    // rows whose mask hides every key
+};
+
+// The tokens a config produces (text tokenised plus pads, or the experiment's).
+std::vector<std::string> explorer_tokens(const ExplorerConfig& config);
+
+// Empty when the config can run, otherwise "<field>: <why>" naming the field
+// to fix (d_model, heads, text, temperature, mask, projection).
+std::string check_explorer_config(const ExplorerConfig& config);
+
+// Precondition: check_explorer_config(config) is empty.
+ExplorerResult run_explorer(const ExplorerConfig& config);
+
+// The nearest head counts below and above heads that divide d_model (0 = none).
+void nearest_valid_heads(int d_model, int heads, int& below, int& above);
+
+}  // namespace attn
