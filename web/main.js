@@ -1,5 +1,5 @@
 // Page glue: checks for WebGL2, starts the wasm module and exposes
-//   window.attentionLab = { compute(config), layout(), currentConfig() }
+//   window.attentionLab = { compute(config), layout(), currentConfig(), state() }
 // then sets document.body.dataset.ready = "1".
 (function () {
   'use strict';
@@ -81,9 +81,13 @@
       layout() {
         return parse(Module.UTF8ToString(Module._attn_layout()));
       },
-      // The compute() config that reproduces what is shown.
+      // The reader's explorer config: compute(currentConfig()) reproduces the explorer's numbers.
       currentConfig() {
         return parse(Module.UTF8ToString(Module._attn_current_config()));
+      },
+      // UI state: {config, tokens, selected_query, selected_head, view, heads, stats_table, error}.
+      state() {
+        return parse(Module.UTF8ToString(Module._attn_state()));
       },
     };
     status.classList.add('hidden');

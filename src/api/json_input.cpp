@@ -1,5 +1,6 @@
 #include "json_input.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -216,6 +217,23 @@ std::string read_seed(const Json& value, const std::string& field, uint64_t& out
   return field + ": " + want + " below 2^64, got " + describe(value);
 }
 
+std::string read_bool(const Json& value, const std::string& field, bool& out) {
+  if (!value.is_boolean()) return field + ": expected true or false, got " + describe(value);
+  out = value.get<bool>();
+  return {};
+}
+
+std::string read_positive_float(const Json& value, const std::string& field, float& out) {
+  if (!value.is_number()) return field + ": expected a number > 0, got " + describe(value);
+  float f = 0;
+  if (!to_finite_float(value, f)) return field + ": " + value.dump() + " is not a finite float32 value";
+  if (!(f > 0.f))
+    return field + ": must be a number > 0, got " + value.dump() +
+           (value.get<double>() > 0 ? " (it rounds to 0 in float32)" : "");
+  out = f;
+  return {};
+}
+
 std::string read_scale(const Json& value, const std::string& field, Scale& out) {
   if (value.is_string()) {
     const std::string& s = value.get_ref<const std::string&>();
@@ -274,6 +292,21 @@ std::string read_mask(const Json& value, const std::string& field, int max_size,
     return {};
   }
   return field + ": " + expected + ", got " + describe(value);
+}
+
+bool contains(std::initializer_list<const char*> names, const std::string& key) {
+  return std::any_of(names.begin(), names.end(), [&](const char* n) { return key == n; });
+}
+
+std::string joined(std::initializer_list<const char*> names) {
+  std::string out;
+  for (const char* n : names) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
+
+const Json* find_field(const Json& config, const char* key) {
+  const auto it = config.find(key);
+  return it == config.end() ? nullptr : &*it;
 }
 
 }  // namespace attn::api

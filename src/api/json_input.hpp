@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +34,12 @@ std::string quoted(const std::string& text);
 // identifier (Q, d_model), quoted() otherwise.
 std::string field_name(const std::string& key);
 
+// Field lists: is key one of names; "a, b, c" for messages; the member
+// called key, or nullptr.
+bool contains(std::initializer_list<const char*> names, const std::string& key);
+std::string joined(std::initializer_list<const char*> names);
+const Json* find_field(const Json& config, const char* key);
+
 // A non-empty, rectangular matrix of finite float32 numbers, at most
 // max_rows x max_cols.
 std::string read_matrix(const Json& value, const std::string& field, int max_rows, int max_cols,
@@ -43,6 +50,13 @@ std::string read_int(const Json& value, const std::string& field, int lo, int hi
 
 // A non-negative integer that fits in 64 bits (integral floats up to 2^53).
 std::string read_seed(const Json& value, const std::string& field, uint64_t& out);
+
+// true or false (not 0/1: a typo should not silently switch a feature).
+std::string read_bool(const Json& value, const std::string& field, bool& out);
+
+// A finite float32 number > 0 (a positive double that rounds to 0 or
+// overflows in float32 is an error).
+std::string read_positive_float(const Json& value, const std::string& field, float& out);
 
 // "sqrt" | "none" | a finite number > 0.
 std::string read_scale(const Json& value, const std::string& field, Scale& out);

@@ -5,6 +5,7 @@
 //   attention_cli fig42  [--json]      Figure 4.2: why divide by sqrt(d_k)
 //   attention_cli causal [--json]      the causal-mask companion
 //   attention_cli attend --config FILE compute() on a JSON config (- = stdin)
+//   attention_cli config --config FILE the canonical form of a text/experiment config
 //
 // Exit codes: 0 ok, 2 bad usage or bad config (one line on stderr), 1 internal error.
 #include <cerrno>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "api/compute.hpp"
+#include "api/explorer_json.hpp"
 #include "api/json_output.hpp"
 #include "core/experiments.hpp"
 #include "tables.hpp"
@@ -36,6 +38,8 @@ const char* const kUsage =
     "  fig42  [--json]        Figure 4.2: score spread and softmax peak vs d_k, raw and scaled\n"
     "  causal [--json]        causal mask companion: bidirectional vs causal weights\n"
     "  attend --config FILE   run a JSON config through compute() (FILE '-' reads stdin)\n"
+    "  config --config FILE   print a text/experiment config in canonical form (all fields,\n"
+    "                         defaults filled in); parses only, attend runs it\n"
     "  --help                 this text\n";
 
 int usage_error(const std::string& message) {
@@ -67,7 +71,8 @@ Options parse_options(int argc, char** argv, bool allow_config) {
       o.error = "unexpected argument '" + arg + "' for '" + argv[1] + "'";
     }
   }
-  if (allow_config && !o.has_config && !o.help && o.error.empty()) o.error = "attend needs --config FILE";
+  if (allow_config && !o.has_config && !o.help && o.error.empty())
+    o.error = std::string(argv[1]) + " needs --config FILE";
   return o;
 }
 
@@ -210,6 +215,24 @@ int run_attend(const Options& o) {
   return kExitUsage;
 }
 
+// ---- config ------------------------------------------------------------------
+// parse_explorer_config then print_explorer_config: the form the UI writes
+// (URL state, currentConfig()), and a fixed point of parse + print.
+int run_config(const Options& o) {
+  std::string text, error;
+  if (!read_all(o.config, text, error)) {
+    std::cerr << "attention_cli: config: " << error << '\n';
+    return kExitUsage;
+  }
+  attn::ExplorerConfig config;
+  if (std::string e = attn::api::parse_explorer_config(text, config); !e.empty()) {
+    std::cerr << "attention_cli: config: " << e << '\n';
+    return kExitUsage;
+  }
+  std::cout << attn::api::print_explorer_config(config) << '\n';
+  return 0;
+}
+
 int run(int argc, char** argv) {
   if (argc < 2) return usage_error("missing command");
   const std::string command = argv[1];
@@ -220,7 +243,8 @@ int run(int argc, char** argv) {
   using Runner = int (*)(const Options&);
   struct Command { const char* name; Runner run; bool takes_config; };
   static const Command commands[] = {{"fig41", run_fig41, false}, {"fig42", run_fig42, false},
-                                     {"causal", run_causal, false}, {"attend", run_attend, true}};
+                                     {"causal", run_causal, false}, {"attend", run_attend, true},
+                                     {"config", run_config, true}};
   for (const Command& c : commands) {
     if (command != c.name) continue;
     const Options o = parse_options(argc, argv, c.takes_config);

@@ -41,8 +41,13 @@ std::vector<std::string> explorer_tokens(const ExplorerConfig& config) {
     case Input::Text: break;
   }
   std::vector<std::string> tokens = tokenize(config.text);
-  if (config.mask == Mask::Kind::Padding && config.pads > 0)
-    tokens = pad_to(std::move(tokens), tokens.size() + static_cast<std::size_t>(config.pads));
+  if (config.mask == Mask::Kind::Padding && config.pads > 0) {
+    // The length first: pad_to takes tokens by value, and the order in which
+    // arguments are evaluated is unspecified (clang moves tokens out before
+    // a size() in the same call would run, so the pads went missing in wasm).
+    const std::size_t padded = tokens.size() + static_cast<std::size_t>(config.pads);
+    tokens = pad_to(std::move(tokens), padded);
+  }
   return tokens;
 }
 
@@ -82,10 +87,10 @@ std::string check_explorer_config(const ExplorerConfig& c) {
   }
   if (c.projection == Projection::Trained)
     return "projection: no trained model is available yet";
-  if (!(c.temperature > 0.f) || !std::isfinite(c.temperature))
-    return "temperature: must be a finite number > 0";
-  if (c.scale.kind == Scale::Kind::Value && (!(c.scale.value > 0.f) || !std::isfinite(c.scale.value)))
-    return "scale: must be \"sqrt\", \"none\" or a finite number > 0";
+  if (!(c.temperature >= L::kMinTemperature && c.temperature <= L::kMaxTemperature))
+    return "temperature: must be between 0.001 and 1000";
+  if (c.scale.kind == Scale::Kind::Value && !(c.scale.value > 0.f && c.scale.value <= L::kMaxScale))
+    return "scale: must be \"sqrt\", \"none\" or a number > 0 and at most 1000";
 
   const std::vector<std::string> tokens = explorer_tokens(c);
   if (tokens.empty()) return "text: has no tokens (it is empty or only spaces)";

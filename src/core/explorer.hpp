@@ -32,7 +32,12 @@ const char* projection_name(Projection projection);  // "random", "identity", ..
 
 struct ExplorerLimits {
   static constexpr int kMaxTokens = 1024;
-  static constexpr int kMinDModel = 1, kMaxDModel = 4096;
+  // d_model 1024 costs 4 x 4 MB of projections; the UI offers 8..512.
+  static constexpr int kMinDModel = 1, kMaxDModel = 1024;
+  // Beyond these the scaled scores overflow float32 or the softmax is a pure
+  // argmax anyway; the bounds keep every number on screen finite.
+  static constexpr float kMinTemperature = 1e-3f, kMaxTemperature = 1e3f;
+  static constexpr float kMaxScale = 1e3f;
   static constexpr int kMaxHeads = 64;
 };
 
@@ -44,8 +49,8 @@ struct ExplorerConfig {
   uint64_t seed = 1;
   Projection projection = Projection::Random;
   bool positions = false;  // add sinusoidal position encodings to X
-  float temperature = 1.0f;
-  Scale scale;
+  float temperature = 1.0f;  // ExplorerLimits::kMinTemperature .. kMaxTemperature
+  Scale scale;               // a Value scale is at most ExplorerLimits::kMaxScale
   Mask::Kind mask = Mask::Kind::None;
   int pads = 0;             // Padding: pad tokens appended to the text
   MaskMatrix custom_mask;   // Custom: n x n over the final tokens, true = allowed

@@ -71,6 +71,7 @@ bool HeatmapRenderer::init(std::string* error) {
   loc_lut = glGetUniformLocation(program, "u_lut");
   loc_lo = glGetUniformLocation(program, "u_lo");
   loc_hi = glGetUniformLocation(program, "u_hi");
+  loc_masked = glGetUniformLocation(program, "u_masked_color");
   glGenVertexArrays(1, &vao);
 
   GLint previous_texture = 0, previous_alignment = 4;
@@ -172,6 +173,7 @@ void Heatmap::render(const HeatmapRenderer& renderer, int width, int height) {
   glUniform1i(renderer.loc_lut, 1);
   glUniform1f(renderer.loc_lo, lo_);
   glUniform1f(renderer.loc_hi, hi_);
+  glUniform4f(renderer.loc_masked, kMaskedColor.r / 255.0f, kMaskedColor.g / 255.0f, kMaskedColor.b / 255.0f, 1.0f);
   // The FBO's row 0 is the texture's first row, which ImGui draws at the top
   // with uv (0,0)-(1,1): query 0 ends up on top with no flip anywhere.
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);

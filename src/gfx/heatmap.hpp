@@ -22,12 +22,17 @@ namespace attn::gfx {
 struct HeatmapRenderer {
   GLuint program = 0, vao = 0;
   GLuint lut[kColormapCount] = {};
-  GLint loc_values = -1, loc_lut = -1, loc_lo = -1, loc_hi = -1;
+  GLint loc_values = -1, loc_lut = -1, loc_lo = -1, loc_hi = -1, loc_masked = -1;
 
   bool init(std::string* error);  // needs a current GL context
   void destroy();
   bool ready() const { return program != 0; }
 };
+
+// Value that marks a masked cell (drawn in the masked colour, not the colormap).
+constexpr float kMaskedValue = -3.4028234e38f;  // -FLT_MAX
+// The masked colour: a mid grey no colormap entry comes close to.
+constexpr Rgba8 kMaskedColor{150, 150, 150, 255};
 
 class Heatmap {
  public:

@@ -2,6 +2,7 @@
 // Used for debugging and for screenshots under `xvfb-run -a`.
 //
 //   attention_app [--size WxH] [--frames N] [--screenshot FILE.png] [--layout FILE.json]
+//                 [--view ID] [--preset ID] [--config-text TEXT] [--state FILE.json]
 //
 // With --screenshot, --layout or --frames the app renders N frames (default 3),
 // writes the requested files from the last frame and exits 0. Bad flags exit 2.
@@ -16,6 +17,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include "api/explorer_json.hpp"
 #include "gfx/gl.hpp"
 #include "gfx/screenshot.hpp"
 #include "platform/ui_scale.hpp"
@@ -29,12 +31,18 @@ constexpr const char* kUsage =
     "  --size WxH          window size in pixels (default 1280x800)\n"
     "  --frames N          render N frames, then exit (default 3 with --screenshot/--layout)\n"
     "  --screenshot FILE   write the last frame as PNG and exit\n"
-    "  --layout FILE       write the heatmap layout JSON of the last frame and exit\n";
+    "  --layout FILE       write the heatmap layout JSON of the last frame and exit\n"
+    "  --state FILE        write the state JSON (config, tokens, stats table) of the last frame\n"
+    "  --view ID           start in view heatmaps|focus|steps|lines|stats|chapter|debug\n"
+    "  --text TEXT         start with this sentence in the sentence box\n"
+    "  --config JSON       start from this explorer config (compute()'s format, text or experiment)\n"
+    "  --preset ID         start from preset fig41|causal|sentence0|sentence1|sentence2|padded\n"
+    "The debug view's matrix dump is written to attention_dump.json in the current directory.\n";
 
 struct Options {
   int width = 1280, height = 800;
   int frames = 0;  // 0: interactive
-  std::string screenshot, layout;
+  std::string screenshot, layout, state, view, preset, text, config;
 };
 
 bool parse_int(const std::string& text, int lo, int hi, int* out) {
@@ -53,7 +61,9 @@ std::string parse_options(int argc, char** argv, Options* options, bool* help) {
       *help = true;
       return "";
     }
-    if (flag != "--size" && flag != "--frames" && flag != "--screenshot" && flag != "--layout")
+    if (flag != "--size" && flag != "--frames" && flag != "--screenshot" && flag != "--layout" &&
+        flag != "--state" && flag != "--view" && flag != "--preset" && flag != "--text" &&
+        flag != "--config")
       return "unknown option '" + flag + "'";
     if (i + 1 >= argc) return flag + " needs a value";
     const std::string value = argv[++i];
@@ -67,11 +77,29 @@ std::string parse_options(int argc, char** argv, Options* options, bool* help) {
         return "--frames expects a whole number >= 1, got '" + value + "'";
     } else if (flag == "--screenshot") {
       options->screenshot = value;
+    } else if (flag == "--config") {
+      attn::ExplorerConfig probe;
+      const std::string why = attn::api::parse_explorer_config(value, probe);
+      if (!why.empty()) return "--config: " + why;
+      options->config = value;
+    } else if (flag == "--text") {
+      options->text = value;
+    } else if (flag == "--state") {
+      options->state = value;
+    } else if (flag == "--view") {
+      attn::ui::View view;
+      if (!attn::ui::view_from_id(value, &view)) return "--view: unknown view '" + value + "'";
+      options->view = value;
+    } else if (flag == "--preset") {
+      attn::ui::AppState probe;
+      if (!attn::ui::apply_preset(probe, value)) return "--preset: unknown preset '" + value + "'";
+      options->preset = value;
     } else {
       options->layout = value;
     }
   }
-  if ((!options->screenshot.empty() || !options->layout.empty()) && options->frames == 0) options->frames = 3;
+  if ((!options->screenshot.empty() || !options->layout.empty() || !options->state.empty()) && options->frames == 0)
+    options->frames = 3;
   return "";
 }
 
@@ -122,6 +150,18 @@ int main(int argc, char** argv) {
   attn::platform::set_ui_scale(content_scale);
 
   attn::ui::AppState state;
+  state.debug = true;  // the desktop build is the debugging build: the debug view is always there
+  if (!options.preset.empty()) attn::ui::apply_preset(state, options.preset);
+  if (!options.config.empty()) {
+    attn::api::parse_explorer_config(options.config, state.config);
+    state.sentence = state.config.text;
+    state.config_changed = true;
+  }
+  if (!options.text.empty()) {
+    state.sentence = state.config.text = options.text;
+    state.config_changed = true;
+  }
+  if (!options.view.empty()) attn::ui::view_from_id(options.view, &state.view);
   int exit_code = 0;
   for (int frame = 1; !glfwWindowShouldClose(window); ++frame) {
     glfwPollEvents();
@@ -142,6 +182,14 @@ int main(int argc, char** argv) {
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
+    if (!state.dump_request.empty()) {
+      const char* dump_file = "attention_dump.json";
+      std::ofstream dump(dump_file);
+      dump << state.dump_request << '\n';
+      std::fprintf(stderr, "attention_app: %s %s\n", dump ? "wrote" : "cannot write", dump_file);
+      state.dump_request.clear();
+    }
+
     if (batch && frame >= options.frames) {
       // Read the back buffer before swapping: its content is defined until then.
       std::string write_error;
@@ -155,6 +203,14 @@ int main(int argc, char** argv) {
         out << attn::ui::layout_json(state) << '\n';
         if (!out) {
           std::fprintf(stderr, "attention_app: cannot write %s\n", options.layout.c_str());
+          exit_code = 1;
+        }
+      }
+      if (!options.state.empty()) {
+        std::ofstream out(options.state);
+        out << attn::ui::state_json(state) << '\n';
+        if (!out) {
+          std::fprintf(stderr, "attention_app: cannot write %s\n", options.state.c_str());
           exit_code = 1;
         }
       }

@@ -6,10 +6,16 @@
 //    * devicePixelRatio, and style and fonts scale by it (mouse positions
 //    already arrive in backbuffer pixels).
 //  - Raw wheel deltas are unscaled and reversed: normalised in on_wheel.
+// URL parameters (read once at start): ?debug=1 shows the debug view,
+// ?preset=fig41|causal|sentence0..2|padded loads a preset, ?view=heatmaps|focus|
+// steps|lines|stats|chapter|debug opens a view. The debug view's matrix dump is
+// offered as a download (attention_dump.json).
 // The first frame is drawn inside main, so the layout exists as soon as the
 // module's ready promise resolves (web/main.js then sets data-ready).
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
@@ -74,6 +80,44 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* event, void*) {
   return EM_TRUE;  // the page must not scroll under the canvas
 }
 
+// One URL query parameter ("" when absent); the returned string is malloc'd by JS.
+std::string url_parameter(const char* name) {
+  // wasm32: a pointer fits EM_ASM_INT (3.1.6 has no EM_ASM_PTR).
+  char* value = reinterpret_cast<char*>(EM_ASM_INT({
+    const v = new URLSearchParams(window.location.search).get(UTF8ToString($0)) || "";
+    const size = lengthBytesUTF8(v) + 1;
+    const p = _malloc(size);
+    stringToUTF8(v, p, size);
+    return p;
+  }, name));
+  std::string text = value ? value : "";
+  std::free(value);
+  return text;
+}
+
+void apply_url(ui::AppState& state) {
+  state.debug = url_parameter("debug") == "1";
+  const std::string preset = url_parameter("preset");
+  if (!preset.empty()) ui::apply_preset(state, preset);
+  ui::view_from_id(url_parameter("view"), &state.view);
+}
+
+// The debug view's dump: a browser download, since the page has no file system.
+void save_dump(std::string& dump) {
+  if (dump.empty()) return;
+  EM_ASM({
+    const blob = new Blob([UTF8ToString($0)], {type: "application/json"});
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = "attention_dump.json";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  }, dump.c_str());
+  dump.clear();
+}
+
 void frame() {
   WebApp& app = web_app();
   sync_canvas_size(app);
@@ -87,6 +131,7 @@ void frame() {
   glClearColor(0.97f, 0.97f, 0.96f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  save_dump(app.state.dump_request);
 }
 
 }  // namespace
@@ -108,6 +153,7 @@ int main() {
     return 1;
   }
   glfwMakeContextCurrent(app.window);
+  apply_url(app.state);
 
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no localStorage/FS use; every load starts the same

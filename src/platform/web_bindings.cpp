@@ -22,11 +22,18 @@ EMSCRIPTEN_KEEPALIVE const char* attn_layout() {
   return app.layout_result.c_str();
 }
 
-// The compute() config that reproduces what is on screen.
+// The reader's explorer config (api::print_explorer_config).
 EMSCRIPTEN_KEEPALIVE const char* attn_current_config() {
   auto& app = attn::platform::web_app();
   app.config_result = attn::ui::current_config_json(app.state);
   return app.config_result.c_str();
+}
+
+// The UI state for tests and embedding pages (see ui::state_json).
+EMSCRIPTEN_KEEPALIVE const char* attn_state() {
+  auto& app = attn::platform::web_app();
+  app.state_result = attn::ui::state_json(app.state);
+  return app.state_result.c_str();
 }
 
 }  // extern "C"

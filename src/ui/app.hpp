@@ -1,53 +1,89 @@
 // The lab's whole UI state and its one frame function (sokol style):
 //
-//   AppState state;                    // zero/default = the chapter's Figure 4.1
+//   AppState state;                    // default = the explorer on "The cat sat on the mat"
 //   apply_style(ui_scale);             // once, and again when the scale changes
 //   per frame: backend NewFrame -> app_frame(state) -> ImGui::Render -> backend draw
 //   app_shutdown(state);               // GL context still current
 //
+// The reader's choices are one attn::ExplorerConfig (serialisable through
+// api::print_explorer_config); everything else here is UI-only state (which
+// view, which query and head are selected, zoom) or the last frame's outputs.
 // The platform layer (src/platform) owns the window and the ImGui backends;
-// it only sets the few platform facts below and reads the layout back.
+// it only sets the few platform facts below and reads the outputs back.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/experiments.hpp"
+#include "core/explorer.hpp"
 #include "gfx/colormap.hpp"
 #include "ui/plot.hpp"
 
 namespace attn::ui {
 
+// The views, one tab each. Names are the stable ids used by state() and URLs.
+enum class View { Heatmaps, Focus, Steps, Lines, Stats, Chapter, Debug };
+constexpr int kViewCount = 7;
+const char* view_id(View view);  // "heatmaps", "focus", "steps", "lines", "stats", "chapter", "debug"
+bool view_from_id(const std::string& id, View* view);
+
 // One heatmap as drawn in the last frame, for tests and the page to locate
-// cells: x, y, w, h are the cell area only (no labels), in framebuffer pixels
-// of the window, top-left origin; lo/hi are the exact normalisation floats.
+// cells: cells.x/y/w/h are the cell area only (no labels), in framebuffer
+// pixels of the window, top-left origin; the cells shown are rows x cols
+// starting at (cells.row0, cells.col0) of the matrix (zoom); lo/hi are the
+// exact normalisation floats.
 struct HeatmapLayout {
-  std::string name;    // "average", "head0", "head1"
-  std::string source;  // compute() result field: "average" or "weights"
-  int head = -1;       // index into result.weights[head]; -1 for "average"
+  std::string name;    // "average", "head0", "steps_scores", ...
+  std::string source;  // compute() result field: "average", "weights", "scores", "scaled_scores", ...
+  int head = -1;       // index into result.<source>[head]; -1 for "average"
   plot::HeatmapCells cells;
   int rows = 0, cols = 0;
   float lo = 0, hi = 0;
   gfx::Colormap colormap = gfx::Colormap::YlOrRd;
+  bool masked = false;  // cells hidden by the mask are drawn in gfx::kMaskedColor
+};
+
+// A widget's rectangle in framebuffer pixels (for tests to click real widgets).
+struct WidgetRect {
+  float x = 0, y = 0, w = 0, h = 0;
 };
 
 struct AppState {
-  // ---- what the reader chose (serialisable: later the URL query) ----------
-  std::string experiment = "fig41";  // the compute() config that reproduces the view
+  // ---- what the reader chose (serialisable: api::print_explorer_config) ------
+  ExplorerConfig config;
+
+  // ---- UI-only state ----------------------------------------------------------
+  View view = View::Heatmaps;
+  int select_view_frames = 2;  // > 0: the tab bar follows `view` (presets, URL) for this many frames
+  int selected_query = 0;
+  int selected_head = -1;      // -1: the head average
+  plot::HeatmapZoom zoom;      // shared by the head heatmaps, so they move together
+  plot::HeatmapCells zoom_window;  // the window the head heatmaps showed last frame
+  std::vector<bool> lines_head_visible;  // head lines view: which heads are drawn
+  bool debug = false;          // shows the debug tab (always on desktop, ?debug=1 on the web)
   gfx::Colormap average_colormap = gfx::Colormap::YlOrRd;  // the chapter's choice
   gfx::Colormap head_colormap = gfx::Colormap::Viridis;
   bool histograms_per_head = false;  // false: the chapter's overlay; true: one plot per head
+  std::string sentence = config.text;  // the sentence box (config.text follows it)
 
   // ---- platform facts, set before each frame --------------------------------
   float css_pixel_ratio = 0;  // web: devicePixelRatio, adds css_* to the layout; 0 natively
 
-  // ---- results from the core (computed on first use) -------------------------
-  std::optional<Figure41> fig41;
+  // ---- results from the core --------------------------------------------------
+  bool config_changed = true;           // set by every control; run_explorer runs once after
+  std::string error;                    // check_explorer_config's message, "" when fine
+  std::optional<ExplorerResult> result;  // the last good result (kept while error is set)
+  std::optional<Figure41> fig41;        // the chapter view (computed on first use)
 
   // ---- outputs of the last frame ---------------------------------------------
   int framebuffer_w = 0, framebuffer_h = 0;
   std::vector<HeatmapLayout> layout;
+  std::map<std::string, WidgetRect> controls;
+  double compute_ms = 0, frame_ms = 0;  // last run_explorer; last whole app_frame
+  std::string dump_request;  // every matrix as JSON, set by the debug button; the platform saves it
 
   // ---- the plot layer (owns the heatmap GL textures) --------------------------
   plot::Context plot;
@@ -63,12 +99,21 @@ void app_frame(AppState& state);
 // Frees GL resources; the GL context must still be current.
 void app_shutdown(AppState& state);
 
-// {"experiment": "fig41"}: the compute() config behind what is shown.
+// Presets: "fig41", "causal", "sentences0".."sentences2", "padded". False if unknown.
+bool apply_preset(AppState& state, const std::string& id);
+
+// api::print_explorer_config(state.config).
 std::string current_config_json(const AppState& state);
 
-// {"config": ..., "heatmaps": [{"name", "source", "head", "x", "y", "w", "h",
-//  "rows", "cols", "lo", "hi", "colormap" [, "css_x", "css_y", "css_w", "css_h"]}],
+// {"config": <the compute() config behind the heatmaps drawn>, "heatmaps": [{"name",
+//  "source", "head", "x", "y", "w", "h", "rows", "cols", "row0", "col0", "lo", "hi",
+//  "colormap" [, "masked_color"] [, "css_x", "css_y", "css_w", "css_h"]}],
+//  "controls": {"sentence": {"x", "y", "w", "h" [, css_*]}, ...},
 //  "framebuffer": {"w", "h"} [, "device_pixel_ratio"]}
 std::string layout_json(const AppState& state);
+
+// {"config", "tokens", "selected_query", "selected_head", "view", "heads",
+//  "stats_table": [{"head": h | "avg", "min", "max", "mean", "mean_entropy"}], "error"}
+std::string state_json(const AppState& state);
 
 }  // namespace attn::ui

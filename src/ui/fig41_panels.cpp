@@ -185,16 +185,26 @@ void top_keys_panel(AppState& state, const ImVec2& size) {
 }  // namespace
 
 void fig41_panels(AppState& state) {
+  const Figure41& fig = *state.fig41;
+  ImGui::TextUnformatted(tr("fig41.title"));
+  ImGui::SameLine();
+  help_marker(tr("fig41.help"));
+  const int d_head = fig.result.heads.empty() ? 0 : int(fig.result.heads[0].Q.cols());
+  ImGui::TextDisabled(tr("fig41.subtitle.fmt"), fig.config.seq_len, fig.config.d_model, fig.config.heads, d_head);
   // A 3-over-3 grid: the three heatmaps on top (they need the height), the
-  // histograms and the two tables below. Sizes are whole UI units.
+  // histograms and the two tables below. Sizes are whole UI units. Narrow
+  // windows keep readable minimum sizes and stack the bottom row (the view scrolls).
   const ImGuiStyle& style = ImGui::GetStyle();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float font = ImGui::GetFontSize();
+  const bool narrow = avail.x < font * 55;
   const float gap_x = style.ItemSpacing.x, gap_y = style.ItemSpacing.y;
   const float third = std::max(1.0f, std::floor((avail.x - 2 * gap_x) / 3.0f));
   // Square heatmaps in wide windows are limited by the panel width, so the top
   // row never needs to be much taller than a third of the width.
-  const float top_h = std::max(1.0f, std::floor(std::min((avail.y - gap_y) * 0.6f, third)));
-  const float bottom_h = std::max(1.0f, std::floor(avail.y - gap_y - top_h));
+  float top_h = std::max(1.0f, std::floor(std::min((avail.y - gap_y) * 0.6f, third)));
+  if (narrow) top_h = std::max(top_h, font * 17);
+  const float bottom_h = std::max(narrow ? font * 20 : 1.0f, std::floor(avail.y - gap_y - top_h));
 
   average_panel(state, ImVec2(third, top_h));
   ImGui::SameLine();
@@ -202,6 +212,14 @@ void fig41_panels(AppState& state) {
   ImGui::SameLine();
   head_panel(state, ImVec2(third, top_h), 1);  // equal thirds: equal cell sizes
 
+  if (narrow) {
+    const float half = std::max(1.0f, std::floor((avail.x - gap_x) * 0.5f));
+    histogram_panel(state, ImVec2(avail.x, bottom_h));
+    stats_panel(state, ImVec2(half, font * 16));
+    ImGui::SameLine();
+    top_keys_panel(state, ImVec2(std::max(1.0f, avail.x - half - gap_x), font * 16));
+    return;
+  }
   const float hist_w = std::max(1.0f, std::floor((avail.x - 2 * gap_x) * 0.48f));
   const float stats_w = std::max(1.0f, std::floor((avail.x - 2 * gap_x) * 0.24f));
   histogram_panel(state, ImVec2(hist_w, bottom_h));

@@ -383,13 +383,29 @@ void DrawColorbar(ImDrawList* draw_list, const ImVec2& min, const ImVec2& max, g
   }
 }
 
+namespace {
+
+// The window of cells shown: at most `fit` cells (one framebuffer pixel each
+// at least), about count / zoom when zoomed, clamped inside the matrix.
+void visible_window(int count, float zoom, float* first, int fit, int* start, int* shown) {
+  int n = std::max(1, int(std::ceil(float(count) / std::max(zoom, 1.0f))));
+  n = std::min({n, count, std::max(fit, 1)});
+  const float max_first = float(count - n);
+  if (first) *first = std::clamp(*first, 0.0f, max_first);
+  *start = first ? int(std::floor(*first)) : 0;
+  *shown = n;
+}
+
+}  // namespace
+
 bool PlotHeatmap(const char* label_id, const HeatmapSpec& spec, const ImVec2& size_arg, HeatmapCells* cells) {
   Context& ctx = *g_context;
   if (!spec.values || spec.rows <= 0 || spec.cols <= 0) return false;
   const ImVec2 size = resolve_size(size_arg);
   const ImGuiID id = ImGui::GetID(label_id);  // the id InvisibleButton gets
-  ImGui::InvisibleButton(label_id, size);
+  const bool released = ImGui::InvisibleButton(label_id, size);
   const bool hovered = ImGui::IsItemHovered();
+  const bool active = ImGui::IsItemActive();
   const ImVec2 frame_min = ImGui::GetItemRectMin();
   if (!ImGui::IsItemVisible()) return false;
   if (!ctx.renderer.ready() && ctx.renderer_error.empty()) ctx.renderer.init(&ctx.renderer_error);
@@ -399,11 +415,15 @@ bool PlotHeatmap(const char* label_id, const HeatmapSpec& spec, const ImVec2& si
   const float font = ImGui::GetFontSize();
   const float pad = std::floor(font * 0.4f);
   const ImU32 text_color = ImGui::GetColorU32(ImGuiCol_Text);
+  const ImU32 dim_color = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   static const std::vector<std::string> no_labels;
   const std::vector<std::string>& row_labels = spec.row_labels ? *spec.row_labels : no_labels;
   const std::vector<std::string>& col_labels = spec.col_labels ? *spec.col_labels : no_labels;
   const bool has_row_axis = spec.row_axis && *spec.row_axis;
   const bool has_col_axis = spec.col_axis && *spec.col_axis;
+  auto label_valid = [](const std::vector<bool>* valid, int i) {
+    return !valid || i >= int(valid->size()) || (*valid)[std::size_t(i)];
+  };
 
   // Margins around the cells: axis title + labels on the left and below,
   // the colorbar and its tick labels on the right.
@@ -419,24 +439,34 @@ bool PlotHeatmap(const char* label_id, const HeatmapSpec& spec, const ImVec2& si
   const float bar_gap = std::floor(font * 0.8f), bar_w = font;
   const float right = spec.colorbar ? bar_gap + bar_w + colorbar_label_offset(font) + tick_label_w + pad : pad;
   const float top = std::floor(font * 0.5f);  // half a label: the top colorbar tick is centred on the edge
-  auto cell_size_px = [&](float bottom) {
-    const float avail_w = size.x - left - right, avail_h = size.y - top - bottom;
-    return int(std::floor(std::min(avail_w * scale / float(spec.cols), avail_h * scale / float(spec.rows))));
-  };
   const float axis_h = has_col_axis ? pad + font : 0.0f;
+
+  // Which cells are shown: all of them, or the zoomed window; too many cells
+  // for the pixels available are cut to one framebuffer pixel per cell.
+  int row0 = 0, col0 = 0, rows = spec.rows, cols = spec.cols, cell_px = 0;
+  bool upright_cols = false;
   float bottom = pad + font + axis_h + pad;
-  int cell_px = cell_size_px(bottom);
-  // Key labels too wide for their cells are turned upright.
-  const bool upright_cols = col_label_w + pad > float(cell_px) / scale;
-  if (upright_cols) {
-    bottom = pad + col_label_w + axis_h + pad;
-    cell_px = cell_size_px(bottom);
+  for (int pass = 0; pass < 2; ++pass) {
+    const float avail_w = (size.x - left - right) * scale, avail_h = (size.y - top - bottom) * scale;
+    const float zoom = spec.zoom ? spec.zoom->zoom : 1.0f;
+    // Square matrices (queries x keys) keep square windows: the diagonal stays the diagonal.
+    const int fit_h = spec.rows == spec.cols ? int(std::min(avail_w, avail_h)) : int(avail_h);
+    const int fit_w = spec.rows == spec.cols ? fit_h : int(avail_w);
+    visible_window(spec.rows, zoom, spec.zoom ? &spec.zoom->row0 : nullptr, fit_h, &row0, &rows);
+    visible_window(spec.cols, zoom, spec.zoom ? &spec.zoom->col0 : nullptr, fit_w, &col0, &cols);
+    cell_px = int(std::floor(std::min(avail_w / float(cols), avail_h / float(rows))));
+    // Key labels too wide for their cells are turned upright.
+    if (pass == 0) {
+      upright_cols = col_label_w + pad > float(cell_px) / scale;
+      if (!upright_cols) break;
+      bottom = pad + std::min(col_label_w, font * 8.0f) + axis_h + pad;
+    }
   }
   if (cell_px < 1) return false;
 
   // Cells snap to whole framebuffer pixels, and every cell is cell_px square,
   // so layout rectangles and the drawn texture agree exactly.
-  const int w_px = cell_px * spec.cols, h_px = cell_px * spec.rows;
+  const int w_px = cell_px * cols, h_px = cell_px * rows;
   const float w = float(w_px) / scale, h = float(h_px) / scale;
   const float spare_x = std::max(0.0f, size.x - (left + w + right));
   const int x_px = int(std::lround((frame_min.x + spare_x * 0.5f + left) * scale));
@@ -444,8 +474,18 @@ bool PlotHeatmap(const char* label_id, const HeatmapSpec& spec, const ImVec2& si
   const ImVec2 cell_min(float(x_px) / scale, float(y_px) / scale);
   const ImVec2 cell_max(cell_min.x + w, cell_min.y + h);
 
+  // The window's values, row-major (the whole matrix when nothing is cut).
+  const float* shown_values = spec.values;
+  std::vector<float> window;
+  if (rows != spec.rows || cols != spec.cols) {
+    window.resize(std::size_t(rows) * std::size_t(cols));
+    for (int r = 0; r < rows; ++r)
+      std::copy_n(spec.values + std::size_t(row0 + r) * std::size_t(spec.cols) + std::size_t(col0), cols,
+                  window.begin() + std::ptrdiff_t(r) * cols);
+    shown_values = window.data();
+  }
   gfx::Heatmap& heatmap = ctx.heatmaps[id];
-  heatmap.set_values(spec.values, spec.rows, spec.cols);
+  heatmap.set_values(shown_values, rows, cols);
   heatmap.set_range(spec.lo, spec.hi);
   heatmap.set_colormap(spec.colormap);
   heatmap.render(ctx.renderer, w_px, h_px);
@@ -460,20 +500,21 @@ bool PlotHeatmap(const char* label_id, const HeatmapSpec& spec, const ImVec2& si
   // are smaller than a line of text, only every stride-th label is drawn.
   const float cell = float(cell_px) / scale;
   const int stride = std::max(1, int(std::ceil(font / cell)));
-  for (int r = 0; r < spec.rows && r < int(row_labels.size()); r += stride) {
-    const char* text = row_labels[r].c_str();
+  for (int r = 0; r < rows && row0 + r < int(row_labels.size()); r += stride) {
+    const char* text = row_labels[std::size_t(row0 + r)].c_str();
     const float cy = cell_min.y + (float(r) + 0.5f) * cell;
     draw_list->AddText(ImVec2(cell_min.x - pad - ImGui::CalcTextSize(text).x, std::floor(cy - font * 0.5f)),
-                       text_color, text);
+                       label_valid(spec.row_label_valid, row0 + r) ? text_color : dim_color, text);
   }
-  for (int c = 0; c < spec.cols && c < int(col_labels.size()); c += upright_cols ? stride : 1) {
-    const char* text = col_labels[c].c_str();
+  for (int c = 0; c < cols && col0 + c < int(col_labels.size()); c += upright_cols ? stride : 1) {
+    const char* text = col_labels[std::size_t(col0 + c)].c_str();
+    const ImU32 color = label_valid(spec.col_label_valid, col0 + c) ? text_color : dim_color;
     const float cx = cell_min.x + (float(c) + 0.5f) * cell;
     if (upright_cols) {
       const float tw = ImGui::CalcTextSize(text).x;
-      add_text_vertical(draw_list, ImVec2(cx, cell_max.y + pad + tw * 0.5f), text_color, text);
+      add_text_vertical(draw_list, ImVec2(cx, cell_max.y + pad + tw * 0.5f), color, text);
     } else {
-      add_text_centered(draw_list, ImVec2(cx, cell_max.y + pad), text_color, text);
+      add_text_centered(draw_list, ImVec2(cx, cell_max.y + pad), color, text);
     }
   }
   if (has_row_axis)
@@ -481,34 +522,74 @@ bool PlotHeatmap(const char* label_id, const HeatmapSpec& spec, const ImVec2& si
                       text_color, spec.row_axis);
   if (has_col_axis)
     add_text_centered(draw_list,
-                      ImVec2((cell_min.x + cell_max.x) * 0.5f, cell_max.y + pad + (upright_cols ? col_label_w : font) + pad),
+                      ImVec2((cell_min.x + cell_max.x) * 0.5f,
+                             cell_max.y + pad + (upright_cols ? std::min(col_label_w, font * 8.0f) : font) + pad),
                       text_color, spec.col_axis);
 
   const ImVec2 bar_min(cell_max.x + bar_gap, cell_min.y), bar_max(cell_max.x + bar_gap + bar_w, cell_max.y);
   if (spec.colorbar) DrawColorbar(draw_list, bar_min, bar_max, spec.colormap, spec.lo, spec.hi);
 
+  // The selected query: an outline around its row when cells are big enough
+  // for it to stay off their centres, and always a marker left of the row.
+  if (spec.highlight_row >= row0 && spec.highlight_row < row0 + rows) {
+    const float y0 = cell_min.y + float(spec.highlight_row - row0) * cell;
+    const ImU32 blue = IM_COL32(0, 90, 255, 255);
+    if (cell_px >= 8)
+      draw_list->AddRect(ImVec2(cell_min.x - 2, y0 - 1), ImVec2(cell_max.x + 2, y0 + cell + 1), blue, 0, 0, 2.0f);
+    draw_list->AddRectFilled(ImVec2(cell_min.x - 5, y0), ImVec2(cell_min.x - 2, y0 + std::max(cell, 2.0f)), blue);
+  }
+
   // Hover readout: outline the cell, mark its value on the colorbar, tooltip.
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 mouse = io.MousePos;
   const int mouse_x_px = int(std::floor(mouse.x * scale)), mouse_y_px = int(std::floor(mouse.y * scale));
+  HeatmapCells out{x_px, y_px, w_px, h_px, row0, col0, rows, cols};
   if (hovered && mouse_x_px >= x_px && mouse_x_px < x_px + w_px && mouse_y_px >= y_px && mouse_y_px < y_px + h_px) {
     const int c = (mouse_x_px - x_px) / cell_px, r = (mouse_y_px - y_px) / cell_px;
-    const float value = spec.values[std::size_t(r) * std::size_t(spec.cols) + std::size_t(c)];
+    out.hovered_row = row0 + r;
+    out.hovered_col = col0 + c;
+    // A click is a release without a drag (a drag pans instead).
+    out.clicked = released && io.MouseDragMaxDistanceSqr[0] < 16.0f;
+    const float value = shown_values[std::size_t(r) * std::size_t(cols) + std::size_t(c)];
     const ImVec2 a(cell_min.x + float(c) * cell, cell_min.y + float(r) * cell);
-    draw_list->AddRect(a, ImVec2(a.x + cell, a.y + cell), IM_COL32(0, 0, 0, 255), 0, 0, 2.0f);
-    if (spec.colorbar) {
+    if (cell_px >= 8) draw_list->AddRect(a, ImVec2(a.x + cell, a.y + cell), IM_COL32(0, 0, 0, 255), 0, 0, 2.0f);
+    if (spec.colorbar && value > gfx::kMaskedValue) {
       const float y = bar_max.y - gfx::normalise_value(value, spec.lo, spec.hi) * (bar_max.y - bar_min.y);
       draw_list->AddLine(ImVec2(bar_min.x - 3, y), ImVec2(bar_max.x + 3, y), IM_COL32(0, 0, 0, 255), 2.0f);
     }
     ImGui::BeginTooltip();
-    if (r < int(row_labels.size())) ImGui::Text("%s: %s (%d)", spec.row_axis, row_labels[r].c_str(), r);
-    else ImGui::Text("%s: %d", spec.row_axis, r);
-    if (c < int(col_labels.size())) ImGui::Text("%s: %s (%d)", spec.col_axis, col_labels[c].c_str(), c);
-    else ImGui::Text("%s: %d", spec.col_axis, c);
-    ImGui::Text("%s: %.4f", spec.value_name, double(value));
+    if (spec.tooltip) {
+      spec.tooltip(out.hovered_row, out.hovered_col);
+    } else {
+      const int R = out.hovered_row, C = out.hovered_col;
+      if (R < int(row_labels.size())) ImGui::Text("%s: %s (%d)", spec.row_axis, row_labels[std::size_t(R)].c_str(), R);
+      else ImGui::Text("%s: %d", spec.row_axis, R);
+      if (C < int(col_labels.size())) ImGui::Text("%s: %s (%d)", spec.col_axis, col_labels[std::size_t(C)].c_str(), C);
+      else ImGui::Text("%s: %d", spec.col_axis, C);
+      if (value > gfx::kMaskedValue) ImGui::Text("%s: %.4f", spec.value_name, double(value));
+      else ImGui::Text("%s: -inf", spec.value_name);
+    }
     ImGui::EndTooltip();
+
+    // Wheel zooms around the cell under the mouse (it stays under the mouse).
+    if (spec.zoom && io.MouseWheel != 0.0f) {
+      HeatmapZoom& z = *spec.zoom;
+      const float fx = float(mouse_x_px - x_px) / float(w_px), fy = float(mouse_y_px - y_px) / float(h_px);
+      const float anchor_c = float(col0) + fx * float(cols), anchor_r = float(row0) + fy * float(rows);
+      z.zoom = std::clamp(z.zoom * std::pow(1.25f, io.MouseWheel), 1.0f, float(std::max(spec.rows, spec.cols)));
+      const float new_cols = std::min(float(spec.cols), std::ceil(float(spec.cols) / z.zoom));
+      const float new_rows = std::min(float(spec.rows), std::ceil(float(spec.rows) / z.zoom));
+      z.col0 = anchor_c - fx * new_cols;
+      z.row0 = anchor_r - fy * new_rows;
+    }
+  }
+  // Drag pans by whole cells' worth of mouse movement.
+  if (spec.zoom && active && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+    spec.zoom->col0 -= io.MouseDelta.x * scale / float(cell_px);
+    spec.zoom->row0 -= io.MouseDelta.y * scale / float(cell_px);
   }
 
-  if (cells) *cells = HeatmapCells{x_px, y_px, w_px, h_px};
+  if (cells) *cells = out;
   return true;
 }
 

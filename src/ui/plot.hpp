@@ -13,6 +13,7 @@
 // current Context that its owner (AppState) holds and sets each frame.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -78,6 +79,14 @@ void SetNextItemColor(ImU32 color);
 std::vector<double> NiceTicks(double lo, double hi, int max_ticks, int* decimals = nullptr);
 
 // ---- heatmaps ----------------------------------------------------------------
+// Zoom and pan of a heatmap (may be shared by several heatmaps so they move
+// together): zoom 1 shows every cell; zoom z shows about 1/z of the rows and
+// columns starting at (row0, col0). Wheel zooms around the mouse, drag pans.
+struct HeatmapZoom {
+  float zoom = 1.0f;
+  float row0 = 0, col0 = 0;  // fractional while dragging; cells start at floor()
+};
+
 struct HeatmapSpec {
   const float* values = nullptr;  // rows x cols, row-major, row 0 at the top
   int rows = 0, cols = 0;
@@ -85,16 +94,27 @@ struct HeatmapSpec {
   gfx::Colormap colormap = gfx::Colormap::YlOrRd;
   const std::vector<std::string>* row_labels = nullptr;  // e.g. query tokens
   const std::vector<std::string>* col_labels = nullptr;  // e.g. key tokens
+  const std::vector<bool>* row_label_valid = nullptr;    // false: label greyed (a pad)
+  const std::vector<bool>* col_label_valid = nullptr;
   const char* row_axis = "";      // axis titles ("query", "key")
   const char* col_axis = "";
   const char* value_name = "";    // hover readout ("weight")
   bool colorbar = true;
+  int highlight_row = -1;         // outlined row (the selected query)
+  HeatmapZoom* zoom = nullptr;    // null: no zoom/pan (cells shrink to fit, min 1 px)
+  // Replaces the default hover readout; called inside a tooltip with the cell.
+  std::function<void(int row, int col)> tooltip;
 };
 
 // Where the cells landed, in framebuffer pixels of the window, top-left origin.
-// Cell (r, c) covers [x + c*w/cols, x + (c+1)*w/cols) x [y + r*h/rows, ...).
+// Only the visible window of cells is drawn: rows x cols cells starting at
+// (row0, col0) of the matrix. Cell (r, c) of the window covers
+// [x + c*w/cols, x + (c+1)*w/cols) x [y + r*h/rows, ...).
 struct HeatmapCells {
   int x = 0, y = 0, w = 0, h = 0;
+  int row0 = 0, col0 = 0, rows = 0, cols = 0;
+  int hovered_row = -1, hovered_col = -1;  // matrix indices under the mouse
+  bool clicked = false;                    // released on hovered cell without dragging
 };
 
 // Fills `size` (as BeginPlot), returns false if nothing could be drawn.

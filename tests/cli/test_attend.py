@@ -1,9 +1,9 @@
 """attention_cli attend --config FILE|-: compute() against numpy.
 
-Explicit Q/K/V: output == softmax(Q K^T * scale + mask) V, recomputed in
+Explicit Q/K/V: output == softmax(Q K^T * scale / T + mask) V, recomputed in
 float64 from the same float32 inputs. Text configs: shapes, row sums, masks,
-determinism and the head average (the embeddings are the core's own, so only
-their structure is checked here).
+determinism and the head average (test_explorer.py recomputes text configs
+from their definition: embeddings, projections, statistics).
 """
 import json
 import os
@@ -18,6 +18,8 @@ cli = sys.argv[1]
 c = Checks("cli_attend")
 rng = np.random.default_rng(2024)
 RESULT_KEYS = {"tokens", "scores", "scaled_scores", "weights", "output", "average"}
+# Text and experiment configs (the explorer) add statistics and mask facts.
+TEXT_KEYS = RESULT_KEYS | {"stats", "average_stats", "key_valid", "fully_masked", "top_keys"}
 
 
 def matrix(rows, cols):
@@ -25,7 +27,7 @@ def matrix(rows, cols):
     return rng.standard_normal((rows, cols)).astype(np.float32).astype(np.float64)
 
 
-def check_explicit(name, Q, K, V, mask=None, scale=None, tol=1e-5):
+def check_explicit(name, Q, K, V, mask=None, scale=None, temperature=None, tol=1e-5):
     """tol: for weights/output; scores get 10x (float32 sums of d_k products)."""
     config = {"Q": Q.tolist(), "K": K.tolist(), "V": V.tolist()}
     allowed = np.ones((Q.shape[0], K.shape[0]), dtype=bool)
@@ -39,11 +41,15 @@ def check_explicit(name, Q, K, V, mask=None, scale=None, tol=1e-5):
     if scale is not None:
         config["scale"] = scale
         factor = 1.0 if scale == "none" else float(np.float32(scale))
+    if temperature is not None:
+        config["temperature"] = temperature
+        factor /= float(np.float32(temperature))
     r = attend(cli, config)
     c.check(set(r) == RESULT_KEYS, f"{name}: result has exactly the documented keys", str(sorted(r)))
     weights = softmax_rows(Q @ K.T * factor, allowed)
     c.close(f"{name}: scores == Q K^T", r["scores"], Q @ K.T, 10 * tol)
-    c.close(f"{name}: scaled_scores == Q K^T * scale", r["scaled_scores"], Q @ K.T * factor, 10 * tol)
+    c.close(f"{name}: scaled_scores == Q K^T * scale / T", r["scaled_scores"], Q @ K.T * factor,
+            10 * tol * max(1.0, float(np.max(np.abs(Q @ K.T * factor)))))
     c.close(f"{name}: weights == softmax", r["weights"], weights, tol)
     c.close(f"{name}: output == softmax(...) V", r["output"], weights @ V, tol)
     c.close(f"{name}: average == weights (one head)", r["average"], r["weights"], 0.0)
@@ -56,6 +62,8 @@ check_explicit("explicit 5x8", Q, K, V)
 check_explicit("explicit causal", Q, K, V, mask="causal")
 check_explicit("explicit scale none", Q, K, V, scale="none")
 check_explicit("explicit scale 0.3", Q, K, V, scale=0.3)
+check_explicit("explicit temperature 0.5", Q, K, V, temperature=0.5)
+check_explicit("explicit temperature 4, scale none, causal", Q, K, V, mask="causal", scale="none", temperature=4)
 custom = (rng.random((5, 5)) < 0.6).astype(int)
 custom[:, 0] = 1  # every query keeps at least one key
 check_explicit("explicit custom mask", Q, K, V, mask=custom.tolist())
@@ -78,7 +86,7 @@ r = attend(cli, base)
 n = len(r["tokens"])
 c.check(r["tokens"][:3] == ["The", "cat", "sat"] and n == 11, "text is tokenized into words and punctuation",
         str(r["tokens"]))
-c.check(set(r) == RESULT_KEYS, "text: result has exactly the documented keys")
+c.check(set(r) == TEXT_KEYS, "text: result has exactly the documented keys", str(sorted(r)))
 for k in ("scores", "scaled_scores", "weights"):
     c.check(shape_of(r[k]) == (4, n, n), f"text: {k} is [heads][n][n]", str(shape_of(r[k])))
 c.check(shape_of(r["output"]) == (n, 16) and shape_of(r["average"]) == (n, n), "text: output [n][d_model], average [n][n]")

@@ -51,8 +51,13 @@ for i, keys in enumerate(fig["top_keys"]):
 
 # ---- the same experiment through compute() ------------------------------------
 api = attend(cli, {"experiment": "fig41"})
-c.check(set(api) == {"tokens", "scores", "scaled_scores", "weights", "output", "average", "stats", "top_keys"},
+c.check(set(api) == {"tokens", "scores", "scaled_scores", "weights", "output", "average", "stats", "top_keys",
+                     "average_stats", "key_valid", "fully_masked"},
         "experiment result has exactly the documented keys", str(sorted(api)))
+c.check([{k: s[k] for k in ("head", "min", "max", "mean")} for s in api["stats"]] == fig["stats"],
+        "experiment stats (head, min, max, mean) == fig41 --json stats")
+c.check(all(set(s) == {"head", "min", "max", "mean", "mean_entropy"} for s in api["stats"]),
+        "experiment stats also has mean_entropy per head")
 c.close("experiment weights == fig41 heads", api["weights"], heads, 0.0)
 c.close("experiment average == fig41 average", api["average"], avg, 0.0)
 c.close("experiment scores[0] == q q^T", api["scores"][0], q @ q.T, 1e-5)

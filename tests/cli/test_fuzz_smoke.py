@@ -1,6 +1,7 @@
-"""A small deterministic fuzz pass over `attend`: mutated configs must give
-either a result (exit 0, a JSON object) or a one-line error (exit 2), never a
-crash, a signal, a hang or any other exit code.
+"""A small deterministic fuzz pass over `attend` and `config`: mutated configs
+must give either a result (exit 0, a JSON object) or a one-line error (exit 2),
+never a crash, a signal, a hang or any other exit code. When `config` accepts
+one, its canonical form must be a fixed point of `config`.
 
 Not a replacement for a coverage-guided fuzzer; it catches the easy crashes
 (type confusion, unchecked sizes) on every test run.
@@ -21,9 +22,14 @@ SEEDS = [
     {"text": "The cat sat on the mat.", "d_model": 8, "heads": 2, "seed": 1, "mask": {"pad": 2}},
     {"text": "自注意力 is fun", "d_model": 4, "heads": 4, "mask": [[1, 0, 0, 0, 0, 0]] * 6, "scale": "none"},
     {"experiment": "fig41"},
+    {"experiment": "causal", "mask": "causal", "temperature": 0.5, "scale": 2.0},
+    {"text": "the cat sat", "d_model": 8, "heads": 2, "seed": 4, "projection": "identity", "positions": True,
+     "temperature": 2.0, "mask": [[1, 0, 0], [1, 1, 0], [0, 0, 0]]},
+    {"text": "a b c d", "d_model": 16, "heads": 2, "projection": "chapter", "mask": "padding"},
 ]
-ODD_VALUES = [None, True, False, 0, -1, 1.5, 1e308, -1e-320, 2**64, -(2**63), "", "none", "causal", "padding",
-              "sqrt", [], [[]], [[1]], {}, {"pad": 1}, "\u0000", "x" * 300, [[1, 2], [3]], [[float("1e38")] * 3]]
+ODD_VALUES = [None, True, False, 0, -1, 1.5, 1e308, -1e-320, 1e-40, 2**64, -(2**63), "", "none", "causal", "padding",
+              "sqrt", [], [[]], [[1]], {}, {"pad": 1}, "\u0000", "x" * 300, [[1, 2], [3]], [[float("1e38")] * 3],
+              "random", "identity", "chapter", "trained", "fig41"]
 
 
 def mutate(value, depth=0):
@@ -35,7 +41,8 @@ def mutate(value, depth=0):
         if roll < 0.15:
             del value[key]
         elif roll < 0.25:
-            value[rnd.choice(["Q", "K", "V", "text", "heads", "d_model", "seed", "mask", "scale", "experiment", "zz"])] = \
+            value[rnd.choice(["Q", "K", "V", "text", "heads", "d_model", "seed", "mask", "scale", "experiment",
+                              "projection", "positions", "temperature", "zz"])] = \
                 rnd.choice(ODD_VALUES)
         else:
             value[key] = mutate(value[key], depth + 1)
@@ -82,5 +89,17 @@ for n in range(cases):
     if not ok:
         bad += 1
         c.check(False, f"case {n}: exit 0 or a one-line exit 2", f"rc={p.returncode} stderr={lines[:3]} config={text[:300]}")
-c.check(bad == 0, f"{cases} mutated configs: every answer is a result or a one-line error")
+    # The same text through `config` (parse + print only).
+    p = run_cli(cli, "config", "--config", "-", stdin=text.encode("utf-8", "surrogateescape"), timeout=60)
+    lines = p.stderr.decode(errors="replace").splitlines()
+    if p.returncode == 0:
+        again = run_cli(cli, "config", "--config", "-", stdin=p.stdout, timeout=60)
+        ok = again.returncode == 0 and again.stdout == p.stdout
+    else:
+        ok = p.returncode == 2 and len(lines) == 1
+    if not ok:
+        bad += 1
+        c.check(False, f"case {n}: config gives a fixed point or a one-line exit 2",
+                f"rc={p.returncode} stderr={lines[:3]} config={text[:300]}")
+c.check(bad == 0, f"{cases} mutated configs: every answer is a result or a one-line error (attend and config)")
 c.exit()

@@ -51,15 +51,23 @@ export function countDistinctColours(image) {
   return seen.size;
 }
 
-// The matrix a heatmap shows, from a compute() result.
+// The matrix a heatmap shows, from a compute() result: layout "source" names
+// the result field ("average", "weights", "scores", "scaled_scores"), "head"
+// the head. Sources compute() does not return (the step view's Q, K, V and
+// per-head output) give null: those heatmaps are not pixel-checked.
 export function heatmapValues(result, heatmap) {
   if (heatmap.source === 'average') return result.average;
-  if (heatmap.source === 'weights') {
-    // Explicit Q/K/V results have one [q][k] matrix, head configs [head][q][k].
-    const w = result.weights;
-    return Array.isArray(w?.[0]?.[0]) ? w[heatmap.head] : w;
-  }
-  throw new Error(`heatmap ${heatmap.name}: unknown source ${heatmap.source}`);
+  const m = result[heatmap.source];
+  if (!['weights', 'scores', 'scaled_scores'].includes(heatmap.source) || !Array.isArray(m)) return null;
+  // Explicit Q/K/V results have one [q][k] matrix, head configs [head][q][k].
+  return Array.isArray(m?.[0]?.[0]) ? m[heatmap.head] : m;
+}
+
+// Is cell (q, k) hidden by the mask? The core sets masked weights to exactly 0.
+function isMasked(result, heatmap, q, k) {
+  const w = result.weights;
+  const head = Array.isArray(w?.[0]?.[0]) ? w[Math.max(heatmap.head, 0)] : w;
+  return head?.[q]?.[k] === 0;
 }
 
 // Checks the pixel at every cell centre of every heatmap.
@@ -67,15 +75,22 @@ export function heatmapValues(result, heatmap) {
 //   layout: {"heatmaps": [...]} as the app reports it
 //   result: compute(layout.config)
 //   rect:   (heatmap) => {x, y, w, h} of the cell area in image pixels
-// Returns {checked, failures: [text]}; cell (r, c) covers
-// [x + c*w/cols, x + (c+1)*w/cols) x [y + r*h/rows, y + (r+1)*h/rows), row 0 on top.
+// Returns {checked, skipped, failures: [text]}. The heatmap shows rows x cols
+// cells starting at matrix cell (row0, col0) (zoom); window cell (r, c) covers
+// [x + c*w/cols, x + (c+1)*w/cols) x [y + r*h/rows, y + (r+1)*h/rows), row 0 on
+// top. Heatmaps with "masked_color" draw masked cells in that colour.
 export function checkHeatmaps(image, layout, result, rect, tolerance = DEFAULT_TOLERANCE) {
   const failures = [];
-  let checked = 0;
+  let checked = 0, skipped = 0;
   for (const hm of layout.heatmaps) {
     const values = heatmapValues(result, hm);
-    if (!Array.isArray(values) || values.length !== hm.rows || values[0]?.length !== hm.cols) {
-      failures.push(`${hm.name}: layout says ${hm.rows}x${hm.cols} but the result has ` +
+    if (values === null) {
+      skipped++;
+      continue;
+    }
+    const row0 = hm.row0 ?? 0, col0 = hm.col0 ?? 0;
+    if (!Array.isArray(values) || values.length < row0 + hm.rows || !(values[0]?.length >= col0 + hm.cols)) {
+      failures.push(`${hm.name}: layout says ${hm.rows}x${hm.cols} at (${row0}, ${col0}) but the result has ` +
                     `${values?.length}x${values?.[0]?.length}`);
       continue;
     }
@@ -94,21 +109,23 @@ export function checkHeatmaps(image, layout, result, rect, tolerance = DEFAULT_T
           bad++;
           continue;
         }
-        const want = colormapColor(hm.colormap, normalise(values[r][c], hm.lo, hm.hi));
+        const q = row0 + r, k = col0 + c;
+        const masked = hm.masked_color && isMasked(result, hm, q, k);
+        const want = masked ? hm.masked_color : colormapColor(hm.colormap, normalise(values[q][k], hm.lo, hm.hi));
         const got = pixelAt(image, px, py);
         const err = Math.max(...got.map((g, ch) => Math.abs(g - want[ch])));
         checked++;
         if (err > tolerance) {
           bad++;
           if (bad <= 5) // enough to diagnose without flooding the log
-            failures.push(`${hm.name}[${r}][${c}] value ${values[r][c]} at (${px}, ${py}): ` +
+            failures.push(`${hm.name}[${q}][${k}] value ${values[q][k]}${masked ? ' (masked)' : ''} at (${px}, ${py}): ` +
                           `got rgb(${got}) want rgb(${want.map(Math.round)}) (off by ${err.toFixed(1)})`);
         }
       }
     }
     if (bad > 5) failures.push(`${hm.name}: ${bad - 5} more wrong cells`);
   }
-  return { checked, failures };
+  return { checked, skipped, failures };
 }
 
 // Pass/fail lines in the same format as the CLI tests.

@@ -1,0 +1,22 @@
+// The debug panel: where the frame time goes (the core vs building the UI),
+// the current config as JSON, and a dump of every matrix (the platform saves
+// state.dump_request: a file on the desktop, a download in the browser).
+#include "api/explorer_json.hpp"
+#include "ui/explorer/explorer.hpp"
+#include "ui/strings.hpp"
+
+namespace attn::ui {
+
+void debug_view(AppState& state) {
+  ImGui::Text(tr("debug.timing.fmt"), state.compute_ms, state.frame_ms);
+  ImGui::Text("%s", tr("debug.config"));
+  // Wrapped text rather than a read-only text box: ImGui 1.86 text boxes do not wrap.
+  ImGui::BeginChild("##config_json", ImVec2(-1, ImGui::GetTextLineHeightWithSpacing() * 6), true);
+  ImGui::TextWrapped("%s", api::print_explorer_config(state.config).c_str());
+  ImGui::EndChild();
+  if (ImGui::Button(tr("debug.dump")) && state.result) state.dump_request = api::print_explorer_result(*state.result);
+  record_control(state, "debug_dump");
+  ImGui::TextDisabled("%s", tr("debug.dumped"));
+}
+
+}  // namespace attn::ui

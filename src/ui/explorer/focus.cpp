@@ -1,0 +1,115 @@
+// Focus on one query: its row of attention weights as bars over the keys, and
+// its output as the weighted sum of the value rows (weight and V row side by
+// side, then the output row o_i, all straight from the core).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "ui/explorer/explorer.hpp"
+#include "ui/panel.hpp"
+#include "ui/strings.hpp"
+
+namespace attn::ui {
+namespace {
+
+void head_picker(AppState& state, int heads) {
+  char preview[32];
+  if (state.selected_head < 0) std::snprintf(preview, sizeof preview, "%s", tr("control.head.average"));
+  else std::snprintf(preview, sizeof preview, tr("view.head.fmt"), state.selected_head);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  if (ImGui::BeginCombo(tr("control.head"), preview)) {
+    if (ImGui::Selectable(tr("control.head.average"), state.selected_head < 0)) state.selected_head = -1;
+    for (int h = 0; h < heads; ++h) {
+      char label[32];
+      std::snprintf(label, sizeof label, tr("view.head.fmt"), h);
+      if (ImGui::Selectable(label, state.selected_head == h)) state.selected_head = h;
+    }
+    ImGui::EndCombo();
+  }
+  record_control(state, "focus_head");
+}
+
+void query_picker(AppState& state, int n) {
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  ImGui::SliderInt(tr("tip.query"), &state.selected_query, 0, std::max(0, n - 1), "%d", ImGuiSliderFlags_AlwaysClamp);
+  record_control(state, "focus_query");
+}
+
+void values_table(const ExplorerResult& r, int head, int q) {
+  const HeadResult& h = r.attention.heads[std::size_t(head)];
+  const int d = int(h.V.cols());
+  const int shown = std::min(d, 6);  // a few dimensions keep the table readable
+  ImGui::TextDisabled(tr("focus.dims.fmt"), shown, d);
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("##values", 2 + shown, flags, ImVec2(0, 0))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn(tr("tip.key"));
+  ImGui::TableSetupColumn(tr("tip.weight"));
+  for (int j = 0; j < shown; ++j) ImGui::TableSetupColumn(("v[" + std::to_string(j) + "]").c_str());
+  ImGui::TableHeadersRow();
+  const int n = int(h.weights.cols());
+  for (int k = 0; k < n; ++k) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    const bool masked = !h.allowed(q, k);
+    if (masked) ImGui::TextDisabled("%s", token_label(r, k).c_str());
+    else ImGui::TextUnformatted(token_label(r, k).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4f", double(h.weights(q, k)));
+    for (int j = 0; j < shown; ++j) {
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3f", double(h.V(k, j)));
+    }
+  }
+  // The sum the rows above make: this query's output row.
+  ImGui::TableNextRow();
+  ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(220, 232, 255, 255));
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(tr("focus.output"));
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted("");
+  for (int j = 0; j < shown; ++j) {
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3f", double(h.output(q, j)));
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void focus_view(AppState& state) {
+  const ExplorerResult& r = *state.result;
+  const int n = int(r.tokens.size()), heads = int(r.attention.heads.size());
+  const int q = std::clamp(state.selected_query, 0, n - 1);
+  head_picker(state, heads);
+  query_picker(state, n);
+  fully_masked_note(r);
+  const int head = state.selected_head;
+  const Matrix& weights = head < 0 ? r.attention.average_weights : r.attention.heads[std::size_t(head)].weights;
+
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  char title[160];
+  std::snprintf(title, sizeof title, tr("focus.title.fmt"), q, r.tokens[std::size_t(q)].c_str());
+  if (begin_panel("##focus_bars", ImVec2(avail.x, std::floor(avail.y * 0.45f)), title, tr("focus.help"), nullptr)) {
+    std::vector<float> lefts(static_cast<std::size_t>(n));
+    for (int k = 0; k < n; ++k) lefts[std::size_t(k)] = float(k) - 0.4f;  // bar k centred on key index k
+    if (plot::BeginPlot("##weights", ImVec2(0, 0), plot::PlotFlags_NoLegend)) {
+      plot::SetupAxes(tr("axis.key"), tr("axis.weight"));
+      plot::SetNextItemColor(plot::SeriesColor(head < 0 ? 3 : head));
+      plot::PlotBars(tr("axis.weight"), lefts.data(), weights.data() + std::size_t(q) * std::size_t(n), n, 0.8);
+      plot::EndPlot();
+    }
+  }
+  end_panel();
+  if (begin_panel("##focus_values", ImVec2(0, 0), tr("focus.values.title"), tr("focus.help"),
+                  tr("focus.values.formula"))) {
+    if (head < 0) ImGui::TextWrapped("%s", tr("focus.values.average"));
+    else values_table(r, head, q);
+  }
+  end_panel();
+}
+
+}  // namespace attn::ui

@@ -1,0 +1,102 @@
+// The heatmaps view: the head average and one heatmap per head, all sharing
+// one zoom/pan so a cell is at the same place in every head. Clicking a cell
+// selects its query (and head); in custom-mask mode it toggles the cell.
+#include <cstdio>
+
+#include "ui/explorer/explorer.hpp"
+#include "ui/panel.hpp"
+#include "ui/strings.hpp"
+
+namespace attn::ui {
+namespace {
+
+// Tooltip of cell (q, k) of head h (-1: the average).
+void cell_tooltip(const ExplorerResult& r, int head, int q, int k) {
+  ImGui::Text("%s: %s", tr("tip.query"), token_label(r, q).c_str());
+  ImGui::Text("%s: %s", tr("tip.key"), token_label(r, k).c_str());
+  if (head < 0) {
+    ImGui::Text("%s: %.4f", tr("tip.weight"), double(r.attention.average_weights(q, k)));
+    ImGui::TextDisabled("%s", tr("tip.average_note"));
+    return;
+  }
+  const HeadResult& h = r.attention.heads[std::size_t(head)];
+  ImGui::Text("%s: %.4f", tr("tip.raw"), double(h.raw_scores(q, k)));
+  ImGui::Text("%s: %.4f", tr("tip.scaled"), double(h.scaled_scores(q, k)));
+  ImGui::Text("%s: %.4f", tr("tip.weight"), double(h.weights(q, k)));
+  if (!h.allowed(q, k)) ImGui::TextDisabled("%s", tr("tip.masked"));
+}
+
+void head_heatmap(AppState& state, int head, const ImVec2& size) {
+  const ExplorerResult& r = *state.result;
+  char title[48];
+  if (head < 0) std::snprintf(title, sizeof title, "%s", tr("view.average"));
+  else std::snprintf(title, sizeof title, tr("view.head.fmt"), head);
+  ImGui::PushID(head);
+  ImGui::BeginChild("##panel", size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  ImGui::TextUnformatted(title);
+  MatrixPlot mp;
+  mp.name = head < 0 ? "average" : "head" + std::to_string(head);
+  mp.source = head < 0 ? "average" : "weights";
+  mp.head = head;
+  const HeadSummary& summary = head < 0 ? r.average_summary : r.summaries[std::size_t(head)];
+  mp.values = head < 0 ? &r.attention.average_weights : &r.attention.heads[std::size_t(head)].weights;
+  // matplotlib's imshow default: the colours span the data's own min..max.
+  mp.lo = summary.stats.min;
+  mp.hi = summary.stats.max;
+  mp.colormap = head < 0 ? state.average_colormap : state.head_colormap;
+  mp.row_labels = mp.col_labels = &r.tokens;
+  mp.row_valid = mp.col_valid = &r.key_valid;
+  mp.row_axis = tr("axis.query");
+  mp.col_axis = tr("axis.key");
+  mp.value_name = tr("axis.weight");
+  mp.highlight_row = state.selected_query;
+  mp.zoom = &state.zoom;
+  mp.tooltip = [&r, head](int q, int k) { cell_tooltip(r, head, q, k); };
+  const plot::HeatmapCells cells = draw_matrix(state, mp, ImVec2(0, 0));
+  if (head < 0) state.zoom_window = cells;
+  if (cells.clicked) {
+    if (state.config.mask == Mask::Kind::Custom) {
+      MaskMatrix& m = state.config.custom_mask;
+      if (cells.hovered_row < m.rows() && cells.hovered_col < m.cols()) {
+        m(cells.hovered_row, cells.hovered_col) = !m(cells.hovered_row, cells.hovered_col);
+        state.config_changed = true;
+      }
+    }
+    state.selected_query = cells.hovered_row;
+    state.selected_head = head;
+  }
+  ImGui::EndChild();
+  ImGui::PopID();
+}
+
+}  // namespace
+
+void heatmaps_view(AppState& state) {
+  const ExplorerResult& r = *state.result;
+  const int heads = int(r.attention.heads.size());
+  ImGui::Text(tr("view.selected.fmt"), state.selected_query,
+              state.selected_query < int(r.tokens.size()) ? r.tokens[std::size_t(state.selected_query)].c_str() : "");
+  ImGui::SameLine();
+  help_marker(tr("view.heatmaps.help"));
+  // Too many tokens for the pixels, or zoomed in: say which window is shown.
+  const plot::HeatmapCells& w = state.zoom_window;
+  const int n = int(r.tokens.size());
+  if (w.rows > 0 && (w.rows < n || w.cols < n)) {
+    ImGui::SameLine();
+    ImGui::TextDisabled(tr("view.window.fmt"), w.row0, w.row0 + w.rows - 1, w.col0, w.col0 + w.cols - 1, n);
+  }
+  if (state.zoom.zoom > 1.0f) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton(tr("view.zoom.reset"))) state.zoom = plot::HeatmapZoom{};
+    record_control(state, "zoom_reset");
+  }
+  fully_masked_note(r);
+  int columns = 1;
+  const ImVec2 cell = grid_cell(heads + 1, &columns, ImGui::GetFontSize() * 13);
+  for (int i = 0; i <= heads; ++i) {
+    if (i % columns) ImGui::SameLine();
+    head_heatmap(state, i - 1, cell);
+  }
+}
+
+}  // namespace attn::ui

@@ -1,0 +1,261 @@
+// The set-up panel: what the reader types and chooses. Every control writes
+// into state.config and raises state.config_changed; app_frame then runs the
+// core once (not every frame).
+#include <algorithm>
+#include <cstdio>
+
+#include "ui/explorer/explorer.hpp"
+#include "ui/panel.hpp"
+#include "ui/strings.hpp"
+
+namespace attn::ui {
+namespace {
+
+// ImGui 1.86 edits a char buffer; this callback lets it grow a std::string.
+int resize_string(ImGuiInputTextCallbackData* data) {
+  if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+    auto* text = static_cast<std::string*>(data->UserData);
+    text->resize(std::size_t(data->BufTextLen));
+    data->Buf = text->data();
+  }
+  return 0;
+}
+
+void sentence_box(AppState& state) {
+  ImGui::TextUnformatted(tr("setup.sentence"));
+  ImGui::SameLine();
+  help_marker(tr("setup.sentence.help"));
+  ImGui::SetNextItemWidth(-1);
+  // InputTextMultiline wraps nothing in 1.86; one line keeps Enter meaningful.
+  if (ImGui::InputText("##sentence", state.sentence.data(), state.sentence.capacity() + 1,
+                       ImGuiInputTextFlags_CallbackResize, resize_string, &state.sentence)) {
+    state.config.input = Input::Text;
+    state.config.text = state.sentence;
+    state.config_changed = true;
+  }
+  record_control(state, "sentence");
+  if (state.config.input == Input::Figure41) ImGui::TextWrapped("%s", tr("setup.input.fig41"));
+  if (state.config.input == Input::Causal) ImGui::TextWrapped("%s", tr("setup.input.causal"));
+}
+
+void preset_buttons(AppState& state) {
+  static const char* const presets[][2] = {{"fig41", "preset.fig41"},         {"causal", "preset.causal"},
+                                           {"sentence0", "preset.sentence0"}, {"sentence1", "preset.sentence1"},
+                                           {"sentence2", "preset.sentence2"}, {"padded", "preset.padded"}};
+  ImGui::TextUnformatted(tr("setup.presets"));
+  for (const auto& preset : presets) {
+    // Long sentences are cut to the panel width; the tooltip shows all of it.
+    const std::string label = std::string(tr(preset[1])) + "##" + preset[0];
+    if (ImGui::Button(label.c_str(), ImVec2(-1, 0))) apply_preset(state, preset[0]);
+    record_control(state, std::string("preset_") + preset[0]);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(preset[1]));
+  }
+}
+
+void size_controls(AppState& state) {
+  ExplorerConfig& c = state.config;
+  const float button = ImGui::GetFrameHeight();
+  const float spacing = ImGui::GetStyle().ItemInnerSpacing.x;
+  const float width = std::max(ImGui::GetContentRegionAvail().x * 0.6f, button * 3);
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::SliderInt(tr("setup.d_model"), &c.d_model, 8, 512, "%d", ImGuiSliderFlags_AlwaysClamp))
+    state.config_changed = true;
+  record_control(state, "d_model");
+
+  // heads: a slider (ctrl+click to type) between - and + buttons.
+  ImGui::PushButtonRepeat(true);
+  if (ImGui::Button("-##heads", ImVec2(button, button)) && c.heads > 1) {
+    --c.heads;
+    state.config_changed = true;
+  }
+  record_control(state, "heads_minus");
+  ImGui::SameLine(0, spacing);
+  ImGui::SetNextItemWidth(width - 2 * (button + spacing));
+  if (ImGui::SliderInt("##heads", &c.heads, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp)) state.config_changed = true;
+  record_control(state, "heads");
+  ImGui::SameLine(0, spacing);
+  if (ImGui::Button("+##heads", ImVec2(button, button)) && c.heads < 16) {
+    ++c.heads;
+    state.config_changed = true;
+  }
+  record_control(state, "heads_plus");
+  ImGui::PopButtonRepeat();
+  ImGui::SameLine(0, spacing);
+  ImGui::TextUnformatted(tr("setup.heads"));
+
+  // heads must divide d_model: say so and offer the nearest counts that do.
+  if (c.input == Input::Text && c.heads > 0 && c.d_model % c.heads != 0) {
+    int below = 0, above = 0;
+    nearest_valid_heads(c.d_model, c.heads, below, above);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.1f, 0.1f, 1.0f));
+    ImGui::TextWrapped(tr("setup.heads.invalid.fmt"), c.heads, c.d_model);
+    ImGui::PopStyleColor();
+    const int options[2] = {below, above};
+    const char* names[2] = {"heads_use_below", "heads_use_above"};
+    for (int i = 0; i < 2; ++i) {
+      if (options[i] <= 0) continue;
+      char label[48];
+      std::snprintf(label, sizeof label, tr("setup.heads.use.fmt"), options[i]);
+      if (i == 1 && below > 0) ImGui::SameLine();
+      if (ImGui::Button(label)) {
+        c.heads = options[i];
+        state.config_changed = true;
+      }
+      record_control(state, names[i]);
+    }
+  }
+
+  int seed = int(c.seed);
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::InputInt(tr("setup.seed"), &seed) && seed >= 0) {
+    c.seed = uint64_t(seed);
+    state.config_changed = true;
+  }
+  record_control(state, "seed");
+}
+
+void scoring_controls(AppState& state) {
+  ExplorerConfig& c = state.config;
+  const float width = ImGui::GetContentRegionAvail().x * 0.6f;
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::SliderFloat(tr("setup.temperature"), &c.temperature, 0.1f, 5.0f, "%.2f",
+                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+    state.config_changed = true;
+  record_control(state, "temperature");
+  ImGui::SameLine();
+  help_marker(tr("setup.temperature.help"));
+
+  int scale = c.scale.kind == Scale::Kind::None ? 1 : 0;
+  const char* scales[] = {tr("setup.scale.sqrt"), tr("setup.scale.none")};
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::Combo(tr("setup.scale"), &scale, scales, 2)) {
+    c.scale = scale == 1 ? Scale::none() : Scale::sqrt_dk();
+    state.config_changed = true;
+  }
+  record_control(state, "scale");
+  ImGui::SameLine();
+  help_marker(tr("setup.scale.help"));
+
+  ImGui::BeginDisabled(c.input != Input::Text);
+  static const char* const projection_keys[] = {"projection.random", "projection.identity", "projection.chapter",
+                                                "projection.trained"};
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::BeginCombo(tr("setup.projection"), tr(projection_keys[int(c.projection)]))) {
+    for (int i = 0; i < 4; ++i) {
+      const Projection p = Projection(i);
+      // No trained model exists yet: the entry is shown, greyed, with a note.
+      const ImGuiSelectableFlags flags = p == Projection::Trained ? ImGuiSelectableFlags_Disabled : 0;
+      if (ImGui::Selectable(tr(projection_keys[i]), c.projection == p, flags)) {
+        c.projection = p;
+        state.config_changed = true;
+      }
+      record_control(state, std::string("projection_item_") + projection_name(p));
+    }
+    ImGui::EndCombo();
+  }
+  record_control(state, "projection");
+  // The modes' one-line meaning, as a tooltip: the panel is narrow at 800 px.
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+    ImGui::TextUnformatted(tr("setup.projection.note"));
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+  if (ImGui::Checkbox(tr("setup.positions"), &c.positions)) state.config_changed = true;
+  record_control(state, "positions");
+  ImGui::EndDisabled();
+}
+
+void mask_controls(AppState& state) {
+  ExplorerConfig& c = state.config;
+  const float width = ImGui::GetContentRegionAvail().x * 0.6f;
+  static const Mask::Kind kinds[] = {Mask::Kind::None, Mask::Kind::Causal, Mask::Kind::Padding, Mask::Kind::Custom};
+  static const char* const keys[] = {"mask.none", "mask.causal", "mask.padding", "mask.custom"};
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::BeginCombo(tr("setup.mask"), tr(keys[int(c.mask)]))) {
+    for (int i = 0; i < 4; ++i) {
+      if (ImGui::Selectable(tr(keys[i]), c.mask == kinds[i])) {
+        c.mask = kinds[i];
+        if (c.mask == Mask::Kind::Padding && c.pads == 0 && c.input == Input::Text) c.pads = 2;
+        state.config_changed = true;
+      }
+      record_control(state, std::string("mask_item_") + mask_name(kinds[i]));
+    }
+    ImGui::EndCombo();
+  }
+  record_control(state, "mask");
+  if (c.mask == Mask::Kind::Padding && c.input == Input::Text) {
+    ImGui::SetNextItemWidth(width);
+    if (ImGui::SliderInt(tr("setup.pads"), &c.pads, 0, 32, "%d", ImGuiSliderFlags_AlwaysClamp))
+      state.config_changed = true;
+    record_control(state, "pads");
+  }
+  if (c.mask == Mask::Kind::Custom) ImGui::TextWrapped("%s", tr("setup.custom.note"));
+}
+
+}  // namespace
+
+void setup_panel(AppState& state) {
+  ImGui::TextUnformatted(tr("setup.title"));
+  ImGui::SameLine();
+  help_marker(tr("setup.help"));
+  sentence_box(state);
+  ImGui::Spacing();
+  // The chapter's experiments fix their own sizes and projections: those
+  // controls are shown but greyed until a sentence is typed or picked.
+  const bool experiment = state.config.input != Input::Text;
+  ImGui::BeginDisabled(experiment);
+  size_controls(state);
+  ImGui::EndDisabled();
+  scoring_controls(state);
+  mask_controls(state);
+  if (!state.error.empty()) {
+    // The last good result stays on screen; this says why the change did not apply.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.8f, 0.0f, 0.0f, 1.0f));
+    ImGui::TextWrapped("%s %s", tr("setup.error"), state.error.c_str());
+    ImGui::PopStyleColor();
+  }
+  record_control(state, "error");
+  if (state.result) {
+    const int n = int(state.result->tokens.size());
+    const int heads = int(state.result->attention.heads.size());
+    const int d_head = heads ? int(state.result->attention.heads[0].Q.cols()) : 0;
+    char summary[96];
+    std::snprintf(summary, sizeof summary, tr("setup.tokens.fmt"), n, heads, d_head);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", summary);
+    ImGui::PopStyleColor();
+  }
+  ImGui::Separator();
+  preset_buttons(state);
+}
+
+bool apply_preset(AppState& state, const std::string& id) {
+  ExplorerConfig c;  // every preset starts from the defaults
+  if (id == "fig41") {
+    c.input = Input::Figure41;
+    c.projection = Projection::Chapter;
+  } else if (id == "causal") {
+    c.input = Input::Causal;
+    c.mask = Mask::Kind::Causal;
+    c.heads = 1;
+  } else if (id == "sentence0" || id == "sentence1" || id == "sentence2") {
+    c.text = tr(("preset." + id).c_str());
+  } else if (id == "padded") {
+    // "The cat sat on the mat" + 4 pads = a batch row padded to 10 tokens.
+    c.mask = Mask::Kind::Padding;
+    c.pads = 4;
+  } else {
+    return false;
+  }
+  if (c.input == Input::Text) state.sentence = c.text;
+  state.config = c;
+  state.config_changed = true;
+  state.selected_query = 0;
+  state.selected_head = -1;
+  state.zoom = plot::HeatmapZoom{};
+  return true;
+}
+
+}  // namespace attn::ui

@@ -1,0 +1,80 @@
+// The chapter's weight histograms per head (25 bins, as Figure 4.1) and the
+// per-head statistics table (min, max, mean, mean row entropy) + the average.
+// Histograms come from attn::histogram, the table from result.summaries.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "core/statistics.hpp"
+#include "ui/explorer/explorer.hpp"
+#include "ui/panel.hpp"
+#include "ui/strings.hpp"
+
+namespace attn::ui {
+namespace {
+
+constexpr int kHistogramBins = 25;  // the chapter's choice
+
+void histogram_plot(const ExplorerResult& r) {
+  // Sixteen legend rows would cover the bars: many heads get a note instead.
+  const bool legend = r.attention.heads.size() <= 8;
+  if (!legend) ImGui::TextDisabled("%s", tr("stats.hist.no_legend"));
+  if (!plot::BeginPlot("##explorer_histograms", ImVec2(0, 0), legend ? 0 : plot::PlotFlags_NoLegend)) return;
+  plot::SetupAxes(tr("axis.weight"), tr("axis.count"));
+  for (std::size_t h = 0; h < r.attention.heads.size(); ++h) {
+    const Matrix& w = r.attention.heads[h].weights;
+    const WeightStats& s = r.summaries[h].stats;
+    const Histogram hist = histogram(w.data(), std::size_t(w.size()), kHistogramBins, s.min, s.max);
+    std::vector<float> lefts;
+    for (int i = 0; i < int(hist.counts.size()); ++i) lefts.push_back(hist.bin_left(i));
+    char label[32];
+    std::snprintf(label, sizeof label, tr("label.head.fmt"), int(h));
+    plot::SetNextItemColor(plot::SeriesColor(int(h)));
+    plot::PlotBars(label, lefts.data(), hist.counts.data(), int(hist.counts.size()), hist.bin_width());
+  }
+  plot::EndPlot();
+}
+
+void stats_table(AppState& state) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame |
+                                ImGuiTableFlags_ScrollY;
+  if (!ImGui::BeginTable("##explorer_stats", 5, flags, ImVec2(0, 0))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn(tr("table.head"));
+  ImGui::TableSetupColumn(tr("table.min"));
+  ImGui::TableSetupColumn(tr("table.max"));
+  ImGui::TableSetupColumn(tr("table.mean"));
+  ImGui::TableSetupColumn(tr("table.entropy"));
+  ImGui::TableHeadersRow();
+  for (const StatsRow& row : stats_table_text(*state.result)) {
+    ImGui::TableNextRow();
+    const std::string* cells[] = {&row.head, &row.min, &row.max, &row.mean, &row.mean_entropy};
+    for (const std::string* cell : cells) {
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(*cell == "avg" ? tr("table.avg") : cell->c_str());
+    }
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void stats_view(AppState& state) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  // Side by side when wide, stacked when narrow.
+  const bool wide = avail.x > ImGui::GetFontSize() * 50;
+  const ImVec2 hist_size = wide ? ImVec2(std::floor(avail.x * 0.55f), avail.y)
+                                : ImVec2(avail.x, std::floor(avail.y * 0.5f));
+  if (begin_panel("##stats_hist", hist_size, tr("stats.hist.title"), tr("panel.hist.help"), nullptr))
+    histogram_plot(*state.result);
+  end_panel();
+  if (wide) ImGui::SameLine(0, gap);
+  if (begin_panel("##stats_table", ImVec2(0, 0), tr("stats.table.title"), tr("stats.table.help"),
+                  tr("stats.table.formula")))
+    stats_table(state);
+  end_panel();
+}
+
+}  // namespace attn::ui

@@ -1,0 +1,117 @@
+// Step by step for one head: Q, K, V, then Q K^T, then the scaling, then the
+// mask (masked cells drawn grey: they are -inf before softmax), then softmax,
+// then x V. Each step is a heatmap with its formula and one sentence; the
+// selected query's row is outlined in every step.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/statistics.hpp"
+#include "ui/explorer/explorer.hpp"
+#include "ui/strings.hpp"
+
+namespace attn::ui {
+namespace {
+
+struct Step {
+  const char* title_key;
+  const char* help_key;
+  const char* name;
+  const char* source;  // compute() field ("" when compute() has no such field)
+  const Matrix* values;
+  WeightStats range;
+  bool token_columns;  // columns are keys (n x n) rather than dimensions
+  bool masked;
+};
+
+void step_panel(AppState& state, const Step& step, int head, const ImVec2& size) {
+  const ExplorerResult& r = *state.result;
+  ImGui::PushID(step.name);
+  ImGui::BeginChild("##step", size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  // Formula in the chapter's blue, wrapped so narrow panels never clip it.
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.12f, 0.28f, 0.58f, 1.0f));
+  ImGui::TextUnformatted(tr(step.title_key));
+  ImGui::PopStyleColor();
+  ImGui::TextDisabled("%s", tr(step.help_key));
+  ImGui::PopTextWrapPos();
+  MatrixPlot mp;
+  mp.name = std::string("steps_") + step.name;
+  mp.source = step.source;
+  mp.head = head;
+  mp.values = step.values;
+  mp.lo = step.range.min;
+  mp.hi = step.range.max;
+  mp.colormap = gfx::Colormap::Viridis;
+  mp.row_labels = &r.tokens;
+  mp.row_valid = &r.key_valid;
+  mp.col_labels = step.token_columns ? &r.tokens : nullptr;
+  mp.col_valid = step.token_columns ? &r.key_valid : nullptr;
+  mp.row_axis = tr("axis.query");
+  mp.col_axis = step.token_columns ? tr("axis.key") : tr("axis.dim");
+  mp.value_name = tr("axis.value");
+  mp.highlight_row = state.selected_query;
+  mp.masked = step.masked;
+  mp.colormap = gfx::Colormap::Viridis;
+  const plot::HeatmapCells cells = draw_matrix(state, mp, ImVec2(0, 0));
+  if (cells.clicked) state.selected_query = cells.hovered_row;
+  ImGui::EndChild();
+  ImGui::PopID();
+}
+
+}  // namespace
+
+void steps_view(AppState& state) {
+  const ExplorerResult& r = *state.result;
+  const int heads = int(r.attention.heads.size());
+  const int head = std::clamp(state.selected_head, 0, heads - 1);
+  // Head picker (the head average has no Q, K, V of its own).
+  char preview[32];
+  std::snprintf(preview, sizeof preview, tr("view.head.fmt"), head);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  if (ImGui::BeginCombo(tr("control.head"), preview)) {
+    for (int h = 0; h < heads; ++h) {
+      char label[32];
+      std::snprintf(label, sizeof label, tr("view.head.fmt"), h);
+      if (ImGui::Selectable(label, h == head)) state.selected_head = h;
+    }
+    ImGui::EndCombo();
+  }
+  record_control(state, "steps_head");
+  ImGui::SameLine();
+  ImGui::Text(tr("view.selected.fmt"), state.selected_query, r.tokens[std::size_t(state.selected_query)].c_str());
+
+  fully_masked_note(r);
+  const HeadResult& h = r.attention.heads[std::size_t(head)];
+  // "+ mask": the scaled scores with masked cells replaced by the marker the
+  // heatmap shader draws grey (the -inf that softmax turns into 0).
+  Matrix masked = h.scaled_scores;
+  for (Eigen::Index i = 0; i < masked.rows(); ++i)
+    for (Eigen::Index j = 0; j < masked.cols(); ++j)
+      if (!h.allowed(i, j)) masked(i, j) = gfx::kMaskedValue;
+  const WeightStats scaled_range = weight_stats(h.scaled_scores);
+  const Step steps[] = {
+      {"steps.q", "steps.q.help", "Q", "Q", &h.Q, weight_stats(h.Q), false, false},
+      {"steps.k", "steps.k.help", "K", "K", &h.K, weight_stats(h.K), false, false},
+      {"steps.v", "steps.v.help", "V", "V", &h.V, weight_stats(h.V), false, false},
+      {"steps.scores", "steps.scores.help", "scores", "scores", &h.raw_scores, weight_stats(h.raw_scores), true, false},
+      {"steps.scaled", "steps.scaled.help", "scaled", "scaled_scores", &h.scaled_scores, scaled_range, true, false},
+      {"steps.masked", "steps.masked.help", "masked", "scaled_scores", &masked, scaled_range, true, true},
+      {"steps.weights", "steps.weights.help", "weights", "weights", &h.weights, r.summaries[std::size_t(head)].stats,
+       true, false},
+      {"steps.output", "steps.output.help", "output", "head_output", &h.output, weight_stats(h.output), false, false},
+  };
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 gap = ImGui::GetStyle().ItemSpacing;
+  // 4 x 2 when there is room, else 2 x 4 with a minimum height (the view scrolls).
+  const int columns = avail.x > ImGui::GetFontSize() * 60 ? 4 : 2;
+  const int rows = 8 / columns;
+  const float height = std::max(std::floor((avail.y - gap.y * float(rows - 1)) / float(rows)), ImGui::GetFontSize() * 18);
+  const ImVec2 size(std::floor((avail.x - gap.x * float(columns - 1)) / float(columns)), height);
+  for (int i = 0; i < 8; ++i) {
+    if (i % columns) ImGui::SameLine();
+    step_panel(state, steps[i], head, size);
+  }
+}
+
+}  // namespace attn::ui

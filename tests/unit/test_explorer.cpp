@@ -1,0 +1,465 @@
+// The explorer's set-up (run_explorer): each projection mode, temperature,
+// custom and padding masks and the chapter's experiments, checked against
+// independent computations (plain loops and the naive reference kernel) or,
+// for the experiments, against the experiment functions' own results.
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/experiments.hpp"
+#include "core/explorer.hpp"
+#include "core/reference.hpp"
+#include "core/sentence.hpp"
+#include "core/tokenizer.hpp"
+#include "helpers.hpp"
+
+using namespace attn;
+
+namespace {
+
+// (n, k) x (k, m) in double, rounded once: independent of Eigen's kernels.
+Matrix naive_product(const Matrix& a, const Matrix& b) {
+  Matrix out(a.rows(), b.cols());
+  for (Eigen::Index i = 0; i < a.rows(); ++i)
+    for (Eigen::Index j = 0; j < b.cols(); ++j) {
+      double s = 0;
+      for (Eigen::Index k = 0; k < a.cols(); ++k) s += double(a(i, k)) * b(k, j);
+      out(i, j) = static_cast<float>(s);
+    }
+  return out;
+}
+
+struct ReferenceHead {
+  Matrix raw_scores, weights, output;
+};
+
+// One head by the naive kernel: Q_h = X W_q[:, slice] etc. (plain loops),
+// then reference::attention with the given score factor and mask.
+ReferenceHead reference_head(const Matrix& X, const MultiHeadWeights& w, int h, float factor,
+                             const MaskMatrix& allowed = {}) {
+  const int n = static_cast<int>(X.rows());
+  const int d_head = static_cast<int>(X.cols()) / w.heads;
+  const Matrix Q = naive_product(X, w.W_q.middleCols(h * d_head, d_head));
+  const Matrix K = naive_product(X, w.W_k.middleCols(h * d_head, d_head));
+  const Matrix V = naive_product(X, w.W_v.middleCols(h * d_head, d_head));
+  std::vector<unsigned char> mask;
+  for (Eigen::Index i = 0; i < allowed.rows(); ++i)
+    for (Eigen::Index j = 0; j < allowed.cols(); ++j) mask.push_back(allowed(i, j) ? 1 : 0);
+  const auto ref = reference::attention(test::flat(Q), test::flat(K), test::flat(V), n, n, d_head,
+                                        d_head, factor, mask);
+  return {Eigen::Map<const Matrix>(ref.raw_scores.data(), n, n),
+          Eigen::Map<const Matrix>(ref.weights.data(), n, n),
+          Eigen::Map<const Matrix>(ref.output.data(), n, d_head)};
+}
+
+ExplorerConfig text_config(const std::string& text, int d_model, int heads, Projection projection) {
+  ExplorerConfig c;
+  c.text = text;
+  c.d_model = d_model;
+  c.heads = heads;
+  c.projection = projection;
+  return c;
+}
+
+ExplorerResult run_checked(const ExplorerConfig& c) {
+  const std::string error = check_explorer_config(c);
+  INFO("check_explorer_config: " << error);
+  REQUIRE(error.empty());
+  return run_explorer(c);
+}
+
+void check_exact(const Matrix& a, const Matrix& b) { test::check_close(a, b, 0.f); }
+
+}  // namespace
+
+TEST_CASE("the default config is the chapter's sentence, 32 x 4 heads, seed 1, and runs") {
+  const ExplorerConfig c;
+  CHECK(c.input == Input::Text);
+  CHECK(c.d_model == 32);
+  CHECK(c.heads == 4);
+  CHECK(c.seed == 1u);
+  CHECK(c.projection == Projection::Random);
+  CHECK(c.temperature == 1.0f);
+  const ExplorerResult r = run_checked(c);
+  CHECK(r.tokens == std::vector<std::string>{"The", "cat", "sat", "on", "the", "mat"});
+  CHECK(r.attention.heads.size() == 4u);
+  CHECK(r.summaries.size() == 4u);
+  CHECK(r.fully_masked_queries.empty());
+  CHECK(r.key_valid == std::vector<bool>(6, true));
+}
+
+TEST_CASE("identity projection: each head is softmax(X_h X_h^T / sqrt(d_head)), the reference kernel") {
+  const ExplorerConfig c = text_config("the cat saw the dog", 16, 4, Projection::Identity);
+  const ExplorerResult r = run_checked(c);
+  const int n = 5, d_head = 4;
+  check_exact(r.X, embed_tokens(r.tokens, 16, c.seed));
+  Matrix concat(n, 16);
+  for (int h = 0; h < 4; ++h) {
+    // Q = K = V = X: the head's slice of the embeddings, straight into the naive kernel.
+    const std::vector<float> Xh = test::flat(r.X.middleCols(h * d_head, d_head));
+    const auto ref = reference::attention(Xh, Xh, Xh, n, n, d_head, d_head, 0.5f /* 1/sqrt(4) */);
+    test::check_close(r.attention.heads[h].raw_scores, Eigen::Map<const Matrix>(ref.raw_scores.data(), n, n),
+                      1e-5f);
+    test::check_close(r.attention.heads[h].weights, Eigen::Map<const Matrix>(ref.weights.data(), n, n),
+                      1e-6f);
+    concat.middleCols(h * d_head, d_head) = Eigen::Map<const Matrix>(ref.output.data(), n, d_head);
+    // Pure similarity: the two "the"s have the same vector, so the same weights row.
+    CHECK(r.attention.heads[h].weights.row(0) == r.attention.heads[h].weights.row(3));
+    // ... and every query weighs them equally.
+    for (int q = 0; q < n; ++q) CHECK(r.attention.heads[h].weights(q, 0) == r.attention.heads[h].weights(q, 3));
+  }
+  test::check_close(r.attention.output, concat, 1e-5f);  // W_o = I
+}
+
+TEST_CASE("chapter projection: head h reads features 8h and 8h+1 with weights 2.0 and 1.5") {
+  // d_model 16, 2 heads: d_head 8, so head h reads features s = 8h, s + 1.
+  const ExplorerConfig c = text_config("a quick brown fox jumps", 16, 2, Projection::Chapter);
+  const ExplorerResult r = run_checked(c);
+  const MultiHeadWeights chapter = figure41_projections(16, 2);
+  check_exact(r.weights.W_q, chapter.W_q);
+  check_exact(r.weights.W_k, chapter.W_k);
+  const Matrix& X = r.X;
+  const int n = 5;
+  for (int h = 0; h < 2; ++h) {
+    const int s = 8 * h;
+    // By hand, in double: q_i . k_j = 4 x_is x_js + 2.25 x_i(s+1) x_j(s+1).
+    Matrix raw(n, n), weights(n, n);
+    for (int i = 0; i < n; ++i) {
+      double z = 0, e[5];
+      for (int j = 0; j < n; ++j) {
+        const double score = 4.0 * X(i, s) * X(j, s) + 2.25 * X(i, s + 1) * X(j, s + 1);
+        raw(i, j) = static_cast<float>(score);
+        z += e[j] = std::exp(score / std::sqrt(8.0));
+      }
+      for (int j = 0; j < n; ++j) weights(i, j) = static_cast<float>(e[j] / z);
+    }
+    test::check_close(r.attention.heads[h].raw_scores, raw, 1e-5f, 1e-5f);
+    test::check_close(r.attention.heads[h].weights, weights, 1e-6f, 1e-5f);
+    // W_v = I: the head's output is its weights times its slice of X.
+    test::check_close(r.attention.heads[h].output, naive_product(weights, X.middleCols(s, 8)), 1e-5f);
+  }
+  // The same for the reference kernel on the full projections.
+  for (int h = 0; h < 2; ++h)
+    test::check_close(r.attention.heads[h].weights,
+                      reference_head(X, chapter, h, 1.0f / std::sqrt(8.0f)).weights, 1e-6f);
+}
+
+TEST_CASE("random projection: seeded Xavier projections, deterministic, equal to the naive computation") {
+  const ExplorerConfig c = text_config("the cat sat on the mat", 12, 3, Projection::Random);
+  const ExplorerResult r = run_checked(c), again = run_checked(c);
+  const MultiHeadWeights w = random_projections(12, 3, c.seed);
+  check_exact(r.weights.W_q, w.W_q);
+  check_exact(r.weights.W_o, w.W_o);
+  for (int h = 0; h < 3; ++h) {
+    check_exact(r.attention.heads[h].weights, again.attention.heads[h].weights);
+    const ReferenceHead ref = reference_head(r.X, w, h, 0.5f /* 1/sqrt(4) */);
+    test::check_close(r.attention.heads[h].raw_scores, ref.raw_scores, 1e-5f);
+    test::check_close(r.attention.heads[h].weights, ref.weights, 1e-5f);
+    test::check_close(r.attention.heads[h].output, ref.output, 1e-5f);
+  }
+  check_exact(r.attention.output, again.attention.output);
+
+  ExplorerConfig other = c;
+  other.seed = 2;
+  const ExplorerResult r2 = run_checked(other);
+  CHECK(r2.X != r.X);  // the seed picks the embeddings ...
+  CHECK(r2.weights.W_q != r.weights.W_q);  // ... and the projections
+  CHECK(r2.attention.average_weights != r.attention.average_weights);
+}
+
+TEST_CASE("positions add the sinusoidal encoding to X") {
+  ExplorerConfig c = text_config("cat cat cat", 8, 2, Projection::Identity);
+  const ExplorerResult plain = run_checked(c);
+  c.positions = true;
+  const ExplorerResult with_positions = run_checked(c);
+  check_exact(with_positions.X, plain.X + sinusoidal_positions(3, 8));
+  // Without positions three identical words attend uniformly; with them they differ.
+  for (int j = 0; j < 3; ++j) CHECK(plain.attention.average_weights(0, j) == doctest::Approx(1.0 / 3));
+  CHECK(with_positions.attention.average_weights.row(0) != with_positions.attention.average_weights.row(1));
+}
+
+TEST_CASE("temperature divides the scaled scores") {
+  const ExplorerConfig base = text_config("we read every word in this line", 32, 4, Projection::Random);
+  const ExplorerResult one = run_checked(base);
+  const int n = 7;
+
+  SUBCASE("T = 1 is the plain multi-head attention of before") {
+    const MultiHeadResult plain =
+        multi_head_attention(embed_tokens(one.tokens, 32, base.seed), random_projections(32, 4, base.seed));
+    for (int h = 0; h < 4; ++h) {
+      check_exact(one.attention.heads[h].scaled_scores, plain.heads[h].scaled_scores);
+      check_exact(one.attention.heads[h].weights, plain.heads[h].weights);
+    }
+    check_exact(one.attention.output, plain.output);
+  }
+  SUBCASE("scaled_scores == raw * scale / T, weights match the reference kernel") {
+    for (float T : {0.25f, 0.5f, 2.0f, 7.0f}) {
+      ExplorerConfig c = base;
+      c.temperature = T;
+      const ExplorerResult r = run_checked(c);
+      for (int h = 0; h < 4; ++h) {
+        const HeadResult& head = r.attention.heads[h];
+        check_exact(head.raw_scores, one.attention.heads[h].raw_scores);  // T acts after Q K^T
+        const Matrix expected = head.raw_scores * (1.0f / std::sqrt(8.0f)) / T;
+        test::check_close(head.scaled_scores, expected, 1e-6f, 1e-6f);
+        test::check_close(head.weights, reference_head(r.X, r.weights, h, 1.0f / (std::sqrt(8.0f) * T)).weights,
+                          1e-5f);
+      }
+    }
+  }
+  SUBCASE("a large T flattens every row towards uniform") {
+    ExplorerConfig c = base;
+    c.temperature = 1e3f;  // the largest the explorer allows
+    const ExplorerResult r = run_checked(c);
+    for (const HeadResult& head : r.attention.heads)
+      for (Eigen::Index i = 0; i < head.weights.size(); ++i)
+        CHECK(std::abs(head.weights.data()[i] - 1.0f / n) < 1e-3f);
+    for (const HeadSummary& s : r.summaries) CHECK(s.mean_entropy == doctest::Approx(std::log(7.0)).epsilon(1e-4));
+  }
+  SUBCASE("a small T sharpens every row towards one-hot on its largest score") {
+    ExplorerConfig c = base;
+    c.temperature = 1e-3f;
+    const ExplorerResult r = run_checked(c);
+    for (int h = 0; h < 4; ++h) {
+      const HeadResult& head = r.attention.heads[h];
+      for (int q = 0; q < n; ++q) {
+        Eigen::Index arg = 0;
+        one.attention.heads[h].scaled_scores.row(q).maxCoeff(&arg);
+        INFO("head " << h << " query " << q);
+        CHECK(head.weights(q, arg) > 0.99f);
+      }
+      CHECK(r.summaries[h].mean_entropy < 0.05f);
+      CHECK(r.summaries[h].mean_entropy < one.summaries[h].mean_entropy);
+    }
+  }
+}
+
+TEST_CASE("custom mask: masked cells are exactly 0, a fully masked row is reported and all zero") {
+  ExplorerConfig c = text_config("one two three four five", 8, 2, Projection::Random);
+  c.mask = Mask::Kind::Custom;
+  c.custom_mask = MaskMatrix::Constant(5, 5, true);
+  c.custom_mask(0, 1) = c.custom_mask(0, 4) = false;
+  c.custom_mask(3, 0) = c.custom_mask(3, 3) = false;
+  c.custom_mask.row(2).setConstant(false);  // query 2 may look at nothing
+  const ExplorerResult r = run_checked(c);
+  CHECK(r.fully_masked_queries == std::vector<int>{2});
+  for (int h = 0; h < 2; ++h) {
+    const HeadResult& head = r.attention.heads[h];
+    for (int i = 0; i < 5; ++i)
+      for (int j = 0; j < 5; ++j)
+        if (!c.custom_mask(i, j)) CHECK(head.weights(i, j) == 0.0f);
+    for (int i : {0, 1, 3, 4}) CHECK(head.weights.row(i).sum() == doctest::Approx(1.0));
+    CHECK(head.weights.row(2).isZero(0));
+    CHECK(head.output.row(2).isZero(0));
+    CHECK(head.weights.allFinite());
+    const ReferenceHead ref = reference_head(r.X, r.weights, h, 0.5f, c.custom_mask);
+    test::check_close(head.weights, ref.weights, 1e-5f);
+  }
+  CHECK(r.attention.average_weights.row(2).isZero(0));
+  CHECK(r.summaries[0].stats.min == 0.0f);
+}
+
+TEST_CASE("pads: appended, invalid as keys, weight exactly 0, and invisible to the real tokens") {
+  for (bool positions : {false, true}) {
+    INFO("positions " << positions);
+    ExplorerConfig plain = text_config("the cat sat on the mat", 16, 4, Projection::Random);
+    plain.positions = positions;
+    ExplorerConfig padded = plain;
+    padded.mask = Mask::Kind::Padding;
+    padded.pads = 3;
+    const ExplorerResult p = run_checked(plain), r = run_checked(padded);
+    REQUIRE(r.tokens.size() == 9u);
+    CHECK(std::vector<std::string>(r.tokens.begin(), r.tokens.begin() + 6) == p.tokens);
+    for (int i = 6; i < 9; ++i) CHECK(r.tokens[i] == kPadToken);
+    CHECK(r.key_valid == std::vector<bool>{true, true, true, true, true, true, false, false, false});
+    CHECK(r.fully_masked_queries.empty());  // pad queries still see the real tokens
+    for (int h = 0; h < 4; ++h) {
+      const HeadResult& head = r.attention.heads[h];
+      CHECK(head.weights.rightCols(3).isZero(0));
+      for (int q = 0; q < 9; ++q) CHECK(head.weights.row(q).sum() == doctest::Approx(1.0));
+      // The real tokens' rows over the real keys are the unpadded sentence's weights.
+      test::check_close(head.weights.topLeftCorner(6, 6), p.attention.heads[h].weights, 1e-6f);
+    }
+    test::check_close(r.attention.output.topRows(6), p.attention.output, 1e-5f);
+  }
+}
+
+TEST_CASE("padding with no pads appended masks the [PAD] tokens typed in the text") {
+  ExplorerConfig c = text_config("a [PAD] b", 8, 2, Projection::Random);
+  c.mask = Mask::Kind::Padding;
+  const ExplorerResult r = run_checked(c);
+  CHECK(r.tokens == std::vector<std::string>{"a", "[PAD]", "b"});
+  CHECK(r.key_valid == std::vector<bool>{true, false, true});
+  for (const HeadResult& head : r.attention.heads) CHECK(head.weights.col(1).isZero(0));
+
+  // Only pads: every query is fully masked; zeros, never NaN; entropy 0.
+  c.text = "[PAD] [PAD]";
+  const ExplorerResult all_pads = run_checked(c);
+  CHECK(all_pads.fully_masked_queries == std::vector<int>{0, 1});
+  CHECK(all_pads.attention.average_weights.isZero(0));
+  CHECK(all_pads.attention.output.isZero(0));
+  CHECK(all_pads.summaries[0].mean_entropy == 0.0f);
+}
+
+TEST_CASE("causal mask on a text: upper triangle 0, last row unchanged") {
+  ExplorerConfig c = text_config("attention looks back only", 8, 2, Projection::Random);
+  const ExplorerResult bi = run_checked(c);
+  c.mask = Mask::Kind::Causal;
+  const ExplorerResult r = run_checked(c);
+  for (int h = 0; h < 2; ++h) {
+    const Matrix& w = r.attention.heads[h].weights;
+    for (int i = 0; i < 4; ++i)
+      for (int j = i + 1; j < 4; ++j) CHECK(w(i, j) == 0.0f);
+    CHECK(w(0, 0) == 1.0f);
+    test::check_close(w.row(3), bi.attention.heads[h].weights.row(3), 1e-7f);
+  }
+}
+
+TEST_CASE("the fig41 input reproduces run_figure41() exactly") {
+  ExplorerConfig c;
+  c.input = Input::Figure41;
+  const ExplorerResult r = run_checked(c);
+  const Figure41 f = run_figure41();
+  CHECK(r.tokens == f.tokens);
+  check_exact(r.X, f.X);
+  REQUIRE(r.attention.heads.size() == 4u);
+  for (int h = 0; h < 4; ++h) {
+    check_exact(r.attention.heads[h].raw_scores, f.result.heads[h].raw_scores);
+    check_exact(r.attention.heads[h].scaled_scores, f.result.heads[h].scaled_scores);
+    check_exact(r.attention.heads[h].weights, f.result.heads[h].weights);
+    check_exact(r.attention.heads[h].output, f.result.heads[h].output);
+    CHECK(r.summaries[h].stats.min == f.head_stats[h].min);
+    CHECK(r.summaries[h].stats.max == f.head_stats[h].max);
+    CHECK(r.summaries[h].stats.mean == f.head_stats[h].mean);
+    CHECK(r.summaries[h].mean_entropy == doctest::Approx(row_entropy(f.result.heads[h].weights).mean()));
+  }
+  check_exact(r.attention.average_weights, f.result.average_weights);
+  check_exact(r.attention.output, f.result.output);
+  // The text-only fields do not touch an experiment.
+  ExplorerConfig ignored = c;
+  ignored.d_model = 8;
+  ignored.heads = 2;
+  ignored.seed = 99;
+  ignored.positions = true;
+  ignored.projection = Projection::Identity;
+  check_exact(run_checked(ignored).attention.average_weights, f.result.average_weights);
+}
+
+TEST_CASE("the causal input reproduces the causal-mask companion's weights") {
+  ExplorerConfig c;
+  c.input = Input::Causal;
+  const CausalCompanion companion = run_causal_companion();
+  const ExplorerResult bi = run_checked(c);
+  CHECK(bi.tokens.size() == 8u);
+  check_exact(bi.X, companion.X);
+  REQUIRE(bi.attention.heads.size() == 1u);
+  check_exact(bi.attention.heads[0].raw_scores, companion.bidirectional.raw_scores);
+  check_exact(bi.attention.heads[0].weights, companion.bidirectional.weights);
+  check_exact(bi.attention.heads[0].output, companion.bidirectional.output);
+
+  c.mask = Mask::Kind::Causal;
+  const ExplorerResult causal = run_checked(c);
+  check_exact(causal.attention.heads[0].weights, companion.causal.weights);
+  check_exact(causal.attention.heads[0].output, companion.causal.output);
+  CHECK((causal.attention.heads[0].allowed == companion.mask).all());
+  test::check_close(causal.attention.output, companion.causal.output, 1e-6f);  // W_o = I
+  CHECK(causal.fully_masked_queries.empty());
+}
+
+TEST_CASE("check_explorer_config names the field to fix") {
+  struct Case {
+    const char* what;
+    std::function<void(ExplorerConfig&)> change;
+    const char* message_start;  // "<field>:" and enough of the why
+  };
+  const float nan = std::nanf(""), inf = INFINITY;
+  const std::vector<Case> cases = {
+      {"d_model 0", [](ExplorerConfig& c) { c.d_model = 0; }, "d_model: must be between 1 and 1024"},
+      {"d_model 1025", [](ExplorerConfig& c) { c.d_model = 1025; }, "d_model: must be between 1 and 1024"},
+      {"heads 0", [](ExplorerConfig& c) { c.heads = 0; }, "heads: must be between 1 and 64"},
+      {"heads 65", [](ExplorerConfig& c) { c.d_model = 130; c.heads = 65; }, "heads: must be between 1 and 64"},
+      {"heads 5 of 32", [](ExplorerConfig& c) { c.heads = 5; },
+       "heads: 5 does not divide d_model 32 (each head gets d_model / heads columns); try 4 or 8"},
+      {"heads 7 of 30", [](ExplorerConfig& c) { c.d_model = 30; c.heads = 7; },
+       "heads: 7 does not divide d_model 30 (each head gets d_model / heads columns); try 6 or 10"},
+      {"chapter with d_head 1", [](ExplorerConfig& c) { c.d_model = 4; c.heads = 4; c.projection = Projection::Chapter; },
+       "projection: the chapter projections read two features per head"},
+      {"trained", [](ExplorerConfig& c) { c.projection = Projection::Trained; },
+       "projection: no trained model is available yet"},
+      {"negative pads", [](ExplorerConfig& c) { c.mask = Mask::Kind::Padding; c.pads = -1; },
+       "mask: the number of pads must be between 0 and 1024"},
+      {"pads on an experiment", [](ExplorerConfig& c) { c.input = Input::Figure41; c.mask = Mask::Kind::Padding; c.pads = 2; },
+       "mask: pads can only be appended to a text"},
+      {"temperature 0", [](ExplorerConfig& c) { c.temperature = 0; }, "temperature: must be between 0.001 and 1000"},
+      {"temperature -1", [](ExplorerConfig& c) { c.temperature = -1; }, "temperature: must be between 0.001 and 1000"},
+      {"temperature NaN", [nan](ExplorerConfig& c) { c.temperature = nan; }, "temperature: must be between 0.001 and 1000"},
+      {"temperature inf", [inf](ExplorerConfig& c) { c.temperature = inf; }, "temperature: must be between 0.001 and 1000"},
+      {"temperature 1e-4", [](ExplorerConfig& c) { c.temperature = 1e-4f; }, "temperature: must be between 0.001 and 1000"},
+      {"temperature 1e4", [](ExplorerConfig& c) { c.temperature = 1e4f; }, "temperature: must be between 0.001 and 1000"},
+      {"scale 1e4", [](ExplorerConfig& c) { c.scale = Scale::factor(1e4f); }, "scale: must be"},
+      {"scale 0", [](ExplorerConfig& c) { c.scale = Scale::factor(0); }, "scale: must be"},
+      {"scale NaN", [nan](ExplorerConfig& c) { c.scale = Scale::factor(nan); }, "scale: must be"},
+      {"empty text", [](ExplorerConfig& c) { c.text = " \t"; }, "text: has no tokens"},
+      {"too many with pads", [](ExplorerConfig& c) { c.mask = Mask::Kind::Padding; c.pads = 1020; },
+       "text: has 1026 tokens (with pads); the limit is 1024"},
+      {"custom mask too small", [](ExplorerConfig& c) { c.mask = Mask::Kind::Custom; c.custom_mask = MaskMatrix::Constant(2, 2, true); },
+       "mask: the custom mask is 2 x 2 but there are 6 tokens"},
+      {"custom mask not square", [](ExplorerConfig& c) { c.mask = Mask::Kind::Custom; c.custom_mask = MaskMatrix::Constant(6, 5, true); },
+       "mask: the custom mask is 6 x 5 but there are 6 tokens"},
+      {"custom mask missing", [](ExplorerConfig& c) { c.mask = Mask::Kind::Custom; },
+       "mask: the custom mask is 0 x 0"},
+  };
+  for (const Case& k : cases) {
+    ExplorerConfig c;
+    k.change(c);
+    const std::string message = check_explorer_config(c);
+    INFO(k.what << ": " << message);
+    CHECK(!message.empty());
+    CHECK(message.rfind(k.message_start, 0) == 0);
+    CHECK(message.find('\n') == std::string::npos);
+  }
+  // 1025 words: the token limit.
+  ExplorerConfig many;
+  many.text.clear();
+  for (int i = 0; i < 1025; ++i) many.text += "w ";
+  CHECK(check_explorer_config(many) == "text: has 1025 tokens (with pads); the limit is 1024");
+  many.text.resize(2 * 1024);
+  CHECK(check_explorer_config(many).empty());
+  // Text-only limits do not apply to the experiments (their sizes are fixed).
+  ExplorerConfig experiment;
+  experiment.input = Input::Causal;
+  experiment.heads = 5;
+  CHECK(check_explorer_config(experiment).empty());
+  experiment.mask = Mask::Kind::Custom;
+  experiment.custom_mask = MaskMatrix::Constant(8, 8, true);
+  CHECK(check_explorer_config(experiment).empty());
+}
+
+TEST_CASE("nearest_valid_heads: the divisors of d_model around heads") {
+  const auto nearest = [](int d_model, int heads) {
+    int below = -1, above = -1;
+    nearest_valid_heads(d_model, heads, below, above);
+    return std::vector<int>{below, above};
+  };
+  CHECK(nearest(32, 5) == std::vector<int>{4, 8});
+  CHECK(nearest(32, 4) == std::vector<int>{2, 8});  // heads itself is not offered
+  CHECK(nearest(30, 7) == std::vector<int>{6, 10});
+  CHECK(nearest(7, 3) == std::vector<int>{1, 7});
+  CHECK(nearest(1, 1) == std::vector<int>{0, 0});
+  CHECK(nearest(12, 20) == std::vector<int>{12, 0});  // above d_model nothing divides
+  CHECK(nearest(97, 5) == std::vector<int>{1, 0});    // 97 itself is beyond the 64-head limit
+  CHECK(nearest(4096, 63) == std::vector<int>{32, 64});
+  CHECK(nearest(512, 16) == std::vector<int>{8, 32});
+  // Whatever it suggests is valid.
+  for (int d_model : {1, 6, 30, 32, 100, 512})
+    for (int heads = 1; heads <= 20; ++heads) {
+      const std::vector<int> v = nearest(d_model, heads);
+      for (int h : v)
+        if (h) {
+          CHECK(d_model % h == 0);
+          CHECK(h != heads);
+          CHECK(h <= ExplorerLimits::kMaxHeads);
+        }
+    }
+}

@@ -1,0 +1,408 @@
+// Browser end-to-end test of the attention explorer, driven by REAL input
+// events (page.mouse / page.keyboard, never the JS API) on the WebGL canvas.
+//
+//   node tests/web/explorer_e2e.mjs <web build dir> <artefacts dir>
+//
+// The JS hooks are only read: window.attentionLab.layout() says where widgets
+// (layout.controls.<name>, CSS rects) and heatmaps are; state() what the UI
+// holds; compute(currentConfig()) is the independent oracle for the pixels.
+// Checks:
+//  1. type a new sentence (click the box, ctrl+a, type): token count and
+//     heatmap rows follow, and every heatmap cell still has the colour of its
+//     value in compute(currentConfig());
+//  2. hover + click a cell: state().selected_query is that cell's row;
+//  2b. wheel zooms, drag pans (all head heatmaps together), pixels still match;
+//  3. mask combo -> causal with the mouse: every upper-triangle cell centre
+//     of every weight heatmap has the colour of weight 0 (normalised by the
+//     heatmap's lo/hi) and compute() says 0;
+//  3b. mask combo -> custom: clicking a cell blocks that pair in config.mask;
+//  4. heads: ctrl+click the heads slider, type 8, Enter: layout() lists 8 head
+//     heatmaps (plus the average) and state().heads == 8;
+//  5. the statistics table (as displayed) matches compute().stats within the
+//     display rounding (4 decimals);
+//  6. every view (tab clicked with the mouse) at 1280x800 and 800x600: a
+//     screenshot in the artefacts dir, and its heatmap pixels checked.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+import { chromium } from 'playwright-core';
+import { PNG } from 'pngjs';
+
+import { Checks, checkHeatmaps, colormapColor, countDistinctColours, normalise, pixelAt } from './pixels.mjs';
+import { serveDirectory } from './static_server.mjs';
+
+const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
+if (!webDir || !artefactsDir) {
+  console.error('usage: node explorer_e2e.mjs <web build dir> <artefacts dir>');
+  process.exit(2);
+}
+const SIZES = [{ width: 1280, height: 800 }, { width: 800, height: 600 }];
+const VIEWS = ['heatmaps', 'focus', 'steps', 'lines', 'stats', 'chapter', 'debug'];
+const READY_TIMEOUT_MS = 120_000;
+const CHROMIUM_ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+  '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+const NEW_SENTENCE = 'When reading sat you look at cat and mat';
+
+const asObject = (v) => (typeof v === 'string' ? JSON.parse(v) : v);
+
+class Lab {
+  constructor(page) { this.page = page; }
+  state() { return this.page.evaluate(() => window.attentionLab.state()).then(asObject); }
+  layout() { return this.page.evaluate(() => window.attentionLab.layout()).then(asObject); }
+  config() { return this.page.evaluate(() => window.attentionLab.currentConfig()).then(asObject); }
+  compute(config) {
+    return this.page.evaluate((t) => window.attentionLab.compute(t), JSON.stringify(config)).then(asObject);
+  }
+  // A few animation frames: ImGui reacts to an event on the next frame and
+  // some widgets (combo popups, tabs) need one more to settle.
+  frames(n = 3) {
+    return this.page.evaluate((count) => new Promise((ok) => {
+      const step = (k) => (k ? requestAnimationFrame(() => step(k - 1)) : ok());
+      step(count);
+    }), n);
+  }
+  async canvasOffset() {
+    return this.page.evaluate(() => {
+      const r = document.querySelector('canvas').getBoundingClientRect();
+      return { left: r.left, top: r.top };
+    });
+  }
+  // Centre of a control in page coordinates (from layout().controls).
+  async controlCentre(name) {
+    const layout = await this.layout();
+    const r = layout.controls?.[name];
+    if (!r) throw new Error(`control ${name} is not on screen; controls: ${Object.keys(layout.controls ?? {})}`);
+    const o = await this.canvasOffset();
+    return { x: o.left + r.css_x + r.css_w / 2, y: o.top + r.css_y + r.css_h / 2 };
+  }
+  async click(name) {
+    const p = await this.controlCentre(name);
+    await this.page.mouse.move(p.x, p.y);
+    await this.frames(2);
+    await this.page.mouse.down();
+    await this.frames(2);
+    await this.page.mouse.up();
+    await this.frames(3);
+  }
+  async cellCentre(hm, q, k) {
+    const o = await this.canvasOffset();
+    return { x: o.left + hm.css_x + (k - hm.col0 + 0.5) * hm.css_w / hm.cols,
+             y: o.top + hm.css_y + (q - hm.row0 + 0.5) * hm.css_h / hm.rows };
+  }
+  // Dear ImGui 1.86 samples key state once per frame (no input queue): a key
+  // pressed and released within one frame is never seen, so hold each key
+  // down across frames. `keys` like ['Control', 'a'] are held together.
+  async chord(...keys) {
+    for (const key of keys) {
+      await this.page.keyboard.down(key);
+      await this.frames(2);
+    }
+    for (const key of [...keys].reverse()) {
+      await this.page.keyboard.up(key);
+      await this.frames(1);
+    }
+    await this.frames(2);
+  }
+  async screenshot() { return PNG.sync.read(await this.page.screenshot({ type: 'png' })); }
+}
+
+// Every heatmap on screen against compute(layout.config).
+async function checkPixels(c, lab, what, png = null) {
+  await lab.frames(2);
+  const layout = await lab.layout();
+  png = png ?? await lab.screenshot();
+  const result = await lab.compute(layout.config);
+  if (!c.check(!result.error, `${what}: compute(layout.config) succeeds`, result.error)) return { layout, png, result };
+  const o = await lab.canvasOffset();
+  let checked = 0;
+  const failures = [];
+  for (const hm of layout.heatmaps) {
+    const r = checkHeatmaps(png, { heatmaps: [hm] }, result,
+      (h) => ({ x: o.left + h.css_x, y: o.top + h.css_y, w: h.css_w, h: h.css_h }));
+    checked += r.checked;
+    failures.push(...r.failures);
+  }
+  c.check(failures.length === 0 && (checked > 0 || layout.heatmaps.every((h) => !['average', 'weights', 'scores', 'scaled_scores'].includes(h.source))),
+          `${what}: ${checked} heatmap cell centres in ${layout.heatmaps.length} heatmaps have the colour of their value`,
+          failures.slice(0, 8).join('\n    '));
+  return { layout, png, result };
+}
+
+async function typeSentence(c, lab, page) {
+  const before = await lab.state();
+  await lab.click('sentence');
+  await lab.chord('Control', 'a');
+  await page.keyboard.type(NEW_SENTENCE, { delay: 15 });
+  await lab.frames(4);
+  const after = await lab.state();
+  const config = await lab.config();
+  c.check(config.text === NEW_SENTENCE, 'typing into the sentence box changes config.text', JSON.stringify(config));
+  c.check(after.tokens.length !== before.tokens.length && after.tokens.length === 9,
+          `the token count follows the typed sentence (${before.tokens.length} -> ${after.tokens.length})`,
+          JSON.stringify(after.tokens));
+  const { layout } = await checkPixels(c, lab, 'after typing');
+  const heads = layout.heatmaps.filter((h) => h.source === 'weights' || h.source === 'average');
+  c.check(heads.length > 0 && heads.every((h) => h.rows === after.tokens.length && h.cols === after.tokens.length),
+          'every heatmap has one row and one column per token', JSON.stringify(heads.map((h) => [h.rows, h.cols])));
+}
+
+async function clickCell(c, lab, page) {
+  const layout = await lab.layout();
+  const hm = layout.heatmaps.find((h) => h.name === 'head0');
+  if (!c.check(!!hm, 'head0 heatmap is on screen')) return;
+  const q = 2, k = 1;
+  const p = await lab.cellCentre(hm, q, k);
+  await page.mouse.move(p.x, p.y);
+  await lab.frames(3);
+  // The hover tooltip (query, key, raw and scaled score, weight), for a person to look at.
+  await writeFile(join(artefactsDir, 'explorer_hover_tooltip.png'), PNG.sync.write(await lab.screenshot()));
+  await page.mouse.down();
+  await lab.frames(2);
+  await page.mouse.up();
+  await lab.frames(3);
+  const s = await lab.state();
+  c.check(s.selected_query === q && s.selected_head === 0, `clicking cell (${q}, ${k}) of head 0 selects query ${q}`,
+          `selected_query ${s.selected_query}, selected_head ${s.selected_head}`);
+}
+
+// Wheel zooms the head heatmaps (all together), drag pans, "Reset zoom" resets.
+async function zoomAndPan(c, lab, page) {
+  const n = (await lab.state()).tokens.length;
+  let hm = (await lab.layout()).heatmaps.find((h) => h.name === 'head0');
+  let p = await lab.cellCentre(hm, 2, 1);
+  await page.mouse.move(p.x, p.y);
+  await lab.frames(2);
+  await page.mouse.wheel(0, -300);  // three notches up: zoom in
+  await lab.frames(4);
+  hm = (await lab.layout()).heatmaps.find((h) => h.name === 'head0');
+  c.check(hm.rows < n && hm.cols === hm.rows, `the wheel zooms in (${n} -> ${hm.rows} visible rows)`, JSON.stringify(hm));
+  const before = [hm.row0, hm.col0];
+  // Drag two cells up and left: the window moves down and right.
+  const cell = hm.css_w / hm.cols;
+  p = await lab.cellCentre(hm, hm.row0 + Math.floor(hm.rows / 2), hm.col0 + Math.floor(hm.cols / 2));
+  await page.mouse.move(p.x, p.y);
+  await lab.frames(2);
+  await page.mouse.down();
+  for (let i = 1; i <= 4; i++) {
+    await page.mouse.move(p.x - i * cell / 2, p.y - i * cell / 2);
+    await lab.frames(2);
+  }
+  await page.mouse.up();
+  await page.mouse.move(5, 5);
+  await lab.frames(3);
+  const layout = await lab.layout();
+  hm = layout.heatmaps.find((h) => h.name === 'head0');
+  c.check(hm.row0 !== before[0] || hm.col0 !== before[1], `dragging pans the window (${before} -> ${[hm.row0, hm.col0]})`);
+  const others = layout.heatmaps.filter((h) => h.source === 'weights' || h.source === 'average');
+  c.check(others.every((h) => h.row0 === hm.row0 && h.col0 === hm.col0 && h.rows === hm.rows),
+          'every head heatmap shows the same window');
+  await checkPixels(c, lab, 'zoomed and panned');
+  await lab.click('zoom_reset');
+  await page.mouse.move(5, 5);
+  await lab.frames(3);
+  hm = (await lab.layout()).heatmaps.find((h) => h.name === 'head0');
+  c.check(hm.rows === n && hm.row0 === 0 && hm.col0 === 0, '"Reset zoom" shows every token again', JSON.stringify(hm));
+}
+
+async function causalMask(c, lab) {
+  await lab.click('mask');
+  await lab.frames(3);
+  await lab.click('mask_item_causal');
+  const config = await lab.config();
+  c.check(config.mask === 'causal', 'the mask combo switches to causal with the mouse', JSON.stringify(config.mask));
+  const { layout, png, result } = await checkPixels(c, lab, 'causal mask');
+  const o = await lab.canvasOffset();
+  let cells = 0;
+  const failures = [];
+  for (const hm of layout.heatmaps.filter((h) => h.source === 'weights' || h.source === 'average')) {
+    const values = hm.source === 'average' ? result.average : result.weights[hm.head];
+    const zero = colormapColor(hm.colormap, normalise(0, hm.lo, hm.hi));
+    for (let q = hm.row0; q < hm.row0 + hm.rows; q++) {
+      for (let k = Math.max(q + 1, hm.col0); k < hm.col0 + hm.cols; k++) {
+        cells++;
+        if (values[q][k] !== 0) failures.push(`${hm.name}[${q}][${k}]: compute says ${values[q][k]}, not 0`);
+        const px = Math.floor(o.left + hm.css_x + (k - hm.col0 + 0.5) * hm.css_w / hm.cols);
+        const py = Math.floor(o.top + hm.css_y + (q - hm.row0 + 0.5) * hm.css_h / hm.rows);
+        const got = pixelAt(png, px, py);
+        const err = Math.max(...got.map((g, ch) => Math.abs(g - zero[ch])));
+        if (err > 6) failures.push(`${hm.name}[${q}][${k}] at (${px}, ${py}): rgb(${got}) is not the zero colour rgb(${zero.map(Math.round)})`);
+      }
+    }
+  }
+  c.check(cells > 0 && failures.length === 0, `causal: ${cells} upper-triangle cells show the colour of weight 0`,
+          failures.slice(0, 8).join('\n    '));
+}
+
+// Custom mask: the matrix starts all allowed (n x n); clicking a cell blocks it.
+async function customMask(c, lab, page) {
+  await lab.click('mask');
+  await lab.frames(3);
+  await lab.click('mask_item_custom');
+  const s = await lab.state();
+  const before = (await lab.config()).mask;
+  const n = s.tokens.length;
+  c.check(Array.isArray(before) && before.length === n && before.every((row) => row.length === n && row.every((v) => !!v)),
+          `the custom mask starts as an all-allowed ${n} x ${n} matrix`, JSON.stringify(before).slice(0, 200));
+  const hm = (await lab.layout()).heatmaps.find((h) => h.name === 'head0');
+  const p = await lab.cellCentre(hm, 0, 3);
+  await page.mouse.move(p.x, p.y);
+  await lab.frames(3);
+  await page.mouse.down();
+  await lab.frames(2);
+  await page.mouse.up();
+  await lab.frames(4);
+  const after = (await lab.config()).mask;
+  c.check(Array.isArray(after) && !after[0][3] && !!after[0][2] && !!after[1][3],
+          'clicking cell (0, 3) in custom mode blocks exactly that query-key pair', JSON.stringify(after?.[0]));
+  const result = await lab.compute(await lab.config());
+  c.check(result.weights?.[0]?.[0]?.[3] === 0, 'compute(currentConfig()) gives the blocked cell weight 0');
+  await page.mouse.move(5, 5);  // away from the heatmaps: no hover outline in the pixel check
+  await checkPixels(c, lab, 'custom mask');
+}
+
+async function changeHeads(c, lab, page) {
+  // ctrl+click turns an ImGui slider into a text field with its text selected.
+  const p = await lab.controlCentre('heads');
+  await page.keyboard.down('Control');
+  await lab.frames(1);
+  await page.mouse.move(p.x, p.y);
+  await lab.frames(2);
+  await page.mouse.down();
+  await lab.frames(2);
+  await page.mouse.up();
+  await page.keyboard.up('Control');
+  await lab.frames(3);
+  await lab.chord('Control', 'a');
+  await page.keyboard.type('8', { delay: 20 });
+  await lab.chord('Enter');
+  await lab.frames(4);
+  const s = await lab.state();
+  const layout = await lab.layout();
+  const headMaps = layout.heatmaps.filter((h) => h.source === 'weights');
+  c.check(s.heads === 8 && s.config.heads === 8, 'ctrl+click on the heads slider and typing 8 sets 8 heads',
+          `state.heads ${s.heads}, config.heads ${s.config.heads}, error "${s.error}"`);
+  c.check(headMaps.length === s.heads && layout.heatmaps.some((h) => h.source === 'average'),
+          `layout() lists one heatmap per head (${headMaps.length}) plus the average`);
+  // The + button: 8 -> 9 does not divide d_model 32, the UI says so and offers 8 and 16.
+  await lab.click('heads_plus');
+  const bad = await lab.state();
+  c.check(bad.config.heads === 9 && bad.error.startsWith('heads:') && bad.heads === 8,
+          'heads 9 (does not divide 32) shows the core\'s error and keeps the last good result',
+          JSON.stringify({ heads: bad.config.heads, error: bad.error, shown: bad.heads }));
+  await lab.click('heads_use_above');
+  const fixed = await lab.state();
+  c.check(fixed.config.heads === 16 && fixed.error === '' && fixed.heads === 16,
+          'the "nearest valid" button sets 16 heads', JSON.stringify({ heads: fixed.config.heads, error: fixed.error }));
+  await checkPixels(c, lab, '16 heads');
+}
+
+async function statsTable(c, lab) {
+  await lab.click('tab_stats');
+  const s = await lab.state();
+  c.check(s.view === 'stats', 'the statistics tab opens with a click', s.view);
+  const result = await lab.compute(await lab.config());
+  const want = [...result.stats.map((r) => ({ ...r })), { head: 'avg', ...result.average_stats }];
+  const failures = [];
+  if (s.stats_table.length !== want.length) failures.push(`${s.stats_table.length} rows, want ${want.length}`);
+  for (let i = 0; i < Math.min(want.length, s.stats_table.length); i++) {
+    const got = s.stats_table[i];
+    if (String(got.head) !== String(want[i].head)) failures.push(`row ${i}: head ${got.head}, want ${want[i].head}`);
+    for (const key of ['min', 'max', 'mean', 'mean_entropy']) {
+      // Displayed with 4 decimals: within half a unit of the last digit (+ float slack).
+      if (!(Math.abs(got[key] - want[i][key]) <= 0.00005 + 1e-7))
+        failures.push(`row ${i} ${key}: shown ${got[key]}, compute ${want[i][key]}`);
+    }
+  }
+  c.check(failures.length === 0, `every number in the statistics table (${s.stats_table.length} rows) matches compute()`,
+          failures.join('\n    '));
+}
+
+async function allViews(c, lab, page, size) {
+  await page.setViewportSize(size);
+  await lab.frames(6);
+  for (const view of VIEWS) {
+    await lab.click(`tab_${view}`);
+    await lab.frames(3);
+    const s = await lab.state();
+    c.check(s.view === view, `${size.width}x${size.height}: clicking the ${view} tab shows it`, s.view);
+    const png = await lab.screenshot();
+    await writeFile(join(artefactsDir, `explorer_${view}_${size.width}x${size.height}.png`), PNG.sync.write(png));
+    const colours = countDistinctColours(png);
+    c.check(colours >= 32, `${size.width}x${size.height} ${view}: the screenshot is not blank`, `${colours} colours`);
+    await checkPixels(c, lab, `${size.width}x${size.height} ${view}`, png);
+  }
+}
+
+async function run(c, page, url) {
+  await page.goto(url + 'index.html?debug=1');
+  await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
+  const lab = new Lab(page);
+  await lab.frames(4);
+  const s = await lab.state();
+  c.check(s.view === 'heatmaps' && s.tokens.length === 6 && s.heads === 4 && s.error === '',
+          'the explorer starts on "The cat sat on the mat", 4 heads, heatmaps view', JSON.stringify(s).slice(0, 300));
+  await checkPixels(c, lab, 'default view');
+  await typeSentence(c, lab, page);
+  await clickCell(c, lab, page);
+  await zoomAndPan(c, lab, page);
+  await causalMask(c, lab);
+  await customMask(c, lab, page);
+  await changeHeads(c, lab, page);
+  await statsTable(c, lab);
+  for (const size of SIZES) await allViews(c, lab, page, size);
+
+  // URL parameters: ?preset=fig41&view=chapter opens the chapter's figure
+  // (how pages embed one figure; ?debug=1 above added the debug tab).
+  await page.setViewportSize(SIZES[0]);
+  await page.goto(url + 'index.html?preset=fig41&view=chapter');
+  await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
+  await lab.frames(4);
+  const fig = await lab.state();
+  const figLayout = await lab.layout();
+  c.check(fig.view === 'chapter' && fig.config.experiment === 'fig41' && fig.tokens.length === 8 &&
+          !('tab_debug' in figLayout.controls),
+          '?preset=fig41&view=chapter opens Figure 4.1 (and no debug tab without ?debug=1)', JSON.stringify(fig).slice(0, 200));
+  await checkPixels(c, lab, '?preset=fig41&view=chapter');
+}
+
+async function main() {
+  const c = new Checks('explorer_e2e');
+  if (!existsSync(join(webDir, 'index.html'))) {
+    c.check(false, `web build found in ${webDir}`, 'index.html is missing (build target attention_web first)');
+    return c.finish();
+  }
+  await mkdir(artefactsDir, { recursive: true });
+  const { server, url } = await serveDirectory(webDir);
+  const profile = await mkdtemp(join(tmpdir(), 'attn-chromium-'));
+  const errors = [];
+  const log = [];
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS,
+      viewport: SIZES[0], deviceScaleFactor: 1,
+    });
+    const page = context.pages()[0] ?? await context.newPage();
+    page.on('console', (msg) => {
+      log.push(`[${msg.type()}] ${msg.text()}`);
+      if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+    });
+    page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+    await run(c, page, url);
+    c.check(errors.length === 0, 'no console errors or page errors', errors.join('\n    '));
+  } catch (e) {
+    c.check(false, 'the browser test ran to the end', e.stack ?? String(e));
+    if (errors.length) console.log('  errors so far:\n    ' + errors.join('\n    '));
+  } finally {
+    await context?.close().catch(() => {});
+    server.close();
+    await rm(profile, { recursive: true, force: true });
+    await writeFile(join(artefactsDir, 'explorer_console.log'), log.join('\n') + '\n').catch(() => {});
+  }
+  return c.finish();
+}
+
+process.exitCode = await main();
