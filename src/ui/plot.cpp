@@ -151,7 +151,15 @@ bool BeginPlot(const char* title_id, const ImVec2& size_arg, int flags) {
   ctx.fixed_limits[0] = ctx.fixed_limits[1] = false;
   ctx.items.clear();
   ctx.next_item_color = 0;
+  ctx.x_tick_values.clear();
+  ctx.x_tick_labels.clear();
   return true;
+}
+
+void SetupXTicks(const std::vector<double>& values, const std::vector<std::string>& labels) {
+  g_context->x_tick_values = values;
+  g_context->x_tick_labels = labels;
+  g_context->x_tick_labels.resize(values.size());
 }
 
 ImU32 SeriesColor(int index) { return kSeriesColors[((index % kSeriesColorCount) + kSeriesColorCount) % kSeriesColorCount]; }
@@ -261,9 +269,23 @@ void EndPlot() {
     return float(plot_max.y - (y - limits[1][0]) / (limits[1][1] - limits[1][0]) * plot_h);
   };
   int x_decimals = 0;
-  const std::vector<double> x_ticks =
-      NiceTicks(limits[0][0], limits[0][1], std::max(2, int(plot_w / (font * 5.0f))), &x_decimals);
-  const std::vector<std::string> x_tick_text = tick_labels(x_ticks, x_decimals);
+  std::vector<double> x_ticks;
+  std::vector<std::string> x_tick_text;
+  if (ctx.x_tick_values.empty()) {
+    x_ticks = NiceTicks(limits[0][0], limits[0][1], std::max(2, int(plot_w / (font * 5.0f))), &x_decimals);
+    x_tick_text = tick_labels(x_ticks, x_decimals);
+  } else {
+    // Every k-th label, k chosen so the widest label fits between two shown ticks.
+    float widest = 0;
+    for (const std::string& label : ctx.x_tick_labels) widest = std::max(widest, ImGui::CalcTextSize(label.c_str()).x);
+    const double span = limits[0][1] - limits[0][0];
+    const double per_tick = span > 0 ? plot_w / span : plot_w;  // pixels per unit of x
+    const std::size_t step = std::size_t(std::max(1.0, std::ceil((widest + font) / per_tick)));
+    for (std::size_t i = 0; i < ctx.x_tick_values.size(); i += step) {
+      x_ticks.push_back(ctx.x_tick_values[i]);
+      x_tick_text.push_back(ctx.x_tick_labels[i]);
+    }
+  }
 
   // 3. Background, grid, items (clipped to the plot), frame, ticks, labels.
   draw_list->AddRectFilled(plot_min, plot_max, kPlotBackground);

@@ -48,6 +48,8 @@ struct Context {
   double limits[2][2] = {{0, 1}, {0, 1}};
   std::vector<PlotItem> items;
   ImU32 next_item_color = 0;  // 0: next colour in turn
+  std::vector<double> x_tick_values;      // SetupXTicks: labelled ticks instead of 1-2-5
+  std::vector<std::string> x_tick_labels;
 };
 
 void SetCurrentContext(Context* context);
@@ -63,6 +65,8 @@ enum Axis { Axis_X = 0, Axis_Y = 1 };
 bool BeginPlot(const char* title_id, const ImVec2& size = ImVec2(0, 0), int flags = 0);
 void SetupAxes(const char* x_label, const char* y_label);
 void SetupAxisLimits(Axis axis, double lo, double hi);  // otherwise autofit
+// Categorical x ticks (e.g. one token per bar); labels are thinned to fit.
+void SetupXTicks(const std::vector<double>& values, const std::vector<std::string>& labels);
 void PlotBars(const char* label_id, const float* lefts, const float* heights, int count, double width);
 void PlotBars(const char* label_id, const float* lefts, const int* heights, int count, double width);
 void PlotLine(const char* label_id, const float* xs, const float* ys, int count);

@@ -98,6 +98,9 @@ void focus_view(AppState& state) {
     for (int k = 0; k < n; ++k) lefts[std::size_t(k)] = float(k) - 0.4f;  // bar k centred on key index k
     if (plot::BeginPlot("##weights", ImVec2(0, 0), plot::PlotFlags_NoLegend)) {
       plot::SetupAxes(tr("axis.key"), tr("axis.weight"));
+      std::vector<double> centres(static_cast<std::size_t>(n));
+      for (int k = 0; k < n; ++k) centres[std::size_t(k)] = k;
+      plot::SetupXTicks(centres, r.tokens);
       plot::SetNextItemColor(plot::SeriesColor(head < 0 ? 3 : head));
       plot::PlotBars(tr("axis.weight"), lefts.data(), weights.data() + std::size_t(q) * std::size_t(n), n, 0.8);
       plot::EndPlot();
