@@ -112,12 +112,9 @@ static HeadSummary summarise(const Matrix& weights) {
   return s;
 }
 
-ExplorerResult run_explorer(const ExplorerConfig& c) {
-  ExplorerResult r;
-  r.tokens = explorer_tokens(c);
-  r.key_valid = key_valid_flags(r.tokens);
-  const int n = static_cast<int>(r.tokens.size());
-
+// Token embeddings X and the projections, as the config's input and
+// projection mode define them.
+static void build_inputs(const ExplorerConfig& c, ExplorerResult& r) {
   switch (c.input) {
     case Input::Figure41: {
       const Figure41Config f;
@@ -148,6 +145,32 @@ ExplorerResult run_explorer(const ExplorerConfig& c) {
         case Projection::Trained: r.weights = random_projections(c.d_model, c.heads, c.seed); break;
       }
       break;
+  }
+}
+
+// True when a and b give the same X and projections: everything but the
+// temperature, the scale and the mask (pads change the tokens, so they count).
+static bool same_inputs(const ExplorerConfig& a, const ExplorerConfig& b,
+                        const std::vector<std::string>& a_tokens,
+                        const std::vector<std::string>& b_tokens) {
+  if (a.input != b.input) return false;
+  if (a.input != Input::Text) return true;
+  return a_tokens == b_tokens && a.d_model == b.d_model && a.heads == b.heads && a.seed == b.seed &&
+         a.projection == b.projection && a.positions == b.positions;
+}
+
+ExplorerResult run_explorer(const ExplorerConfig& c, const ExplorerResult* previous) {
+  ExplorerResult r;
+  r.config = c;
+  r.tokens = explorer_tokens(c);
+  r.key_valid = key_valid_flags(r.tokens);
+  const int n = static_cast<int>(r.tokens.size());
+
+  if (previous && same_inputs(previous->config, c, previous->tokens, r.tokens)) {
+    r.X = previous->X;
+    r.weights = previous->weights;
+  } else {
+    build_inputs(c, r);
   }
 
   AttentionOptions options;

@@ -62,6 +62,7 @@ struct HeadSummary {
 };
 
 struct ExplorerResult {
+  ExplorerConfig config;            // what this result was computed from
   std::vector<std::string> tokens;  // including appended pads
   std::vector<bool> key_valid;      // false for pad tokens
   Matrix X;                         // n x d_model token (+ position) embeddings
@@ -80,7 +81,11 @@ std::vector<std::string> explorer_tokens(const ExplorerConfig& config);
 std::string check_explorer_config(const ExplorerConfig& config);
 
 // Precondition: check_explorer_config(config) is empty.
-ExplorerResult run_explorer(const ExplorerConfig& config);
+// previous (optional): the last result. When only the temperature, scale or
+// mask changed, its embeddings X and projections are reused instead of drawn
+// again (at d_model 512 that is a million normal draws per slider step); the
+// numbers are identical either way.
+ExplorerResult run_explorer(const ExplorerConfig& config, const ExplorerResult* previous = nullptr);
 
 // The nearest head counts below and above heads that divide d_model (0 = none).
 void nearest_valid_heads(int d_model, int heads, int& below, int& above);

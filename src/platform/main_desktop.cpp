@@ -20,6 +20,7 @@
 #include "api/explorer_json.hpp"
 #include "gfx/gl.hpp"
 #include "gfx/screenshot.hpp"
+#include "platform/native_memory.hpp"
 #include "platform/ui_scale.hpp"
 #include "ui/app.hpp"
 #include "ui/strings.hpp"
@@ -110,6 +111,7 @@ void glfw_error(int code, const char* description) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  attn::platform::keep_freed_memory();
   Options options;
   bool help = false;
   const std::string error = parse_options(argc, argv, &options, &help);

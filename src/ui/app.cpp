@@ -76,7 +76,7 @@ void update_result(AppState& state) {
   state.error = check_explorer_config(config);
   if (!state.error.empty()) return;
   const auto start = std::chrono::steady_clock::now();
-  state.result = run_explorer(config);
+  state.result = run_explorer(config, state.result ? &*state.result : nullptr);
   state.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   const int n = int(state.result->tokens.size());
   state.selected_query = std::clamp(state.selected_query, 0, std::max(0, n - 1));

@@ -463,3 +463,26 @@ TEST_CASE("nearest_valid_heads: the divisors of d_model around heads") {
         }
     }
 }
+
+TEST_CASE("run_explorer reuses X and projections from the previous result, with identical numbers") {
+  ExplorerConfig c;
+  c.text = "the cat sat on the mat";
+  const ExplorerResult first = run_explorer(c);
+  for (auto change : std::vector<std::function<void(ExplorerConfig&)>>{
+           [](ExplorerConfig& x) { x.temperature = 0.5f; },
+           [](ExplorerConfig& x) { x.mask = Mask::Kind::Causal; },
+           [](ExplorerConfig& x) { x.scale = Scale::none(); },
+           [](ExplorerConfig& x) { x.seed = 9; },          // new inputs: drawn again
+           [](ExplorerConfig& x) { x.text = "a dog"; },
+           [](ExplorerConfig& x) { x.mask = Mask::Kind::Padding; x.pads = 2; }}) {
+    ExplorerConfig next = c;
+    change(next);
+    REQUIRE(check_explorer_config(next).empty());
+    const ExplorerResult reused = run_explorer(next, &first), fresh = run_explorer(next);
+    CHECK(reused.X == fresh.X);
+    CHECK(reused.weights.W_q == fresh.weights.W_q);
+    CHECK(reused.weights.W_o == fresh.weights.W_o);
+    CHECK(reused.attention.average_weights == fresh.attention.average_weights);
+    CHECK(reused.attention.output == fresh.attention.output);
+  }
+}
