@@ -23,11 +23,10 @@ namespace attn::api {
 namespace {
 
 using L = ExplorerLimits;
-// Bounds heads x tokens^2 (three such tensors in the answer: scores, scaled
-// scores, weights) and tokens x d_model (the output). 2^22 lets the UI's
-// largest view, 16 heads x 512^2 tokens, be reproduced (an answer of about
-// 150 MB of JSON: big, but a debugging dump, not something drawn per frame).
-constexpr long long kMaxScoreCells = 1LL << 22;
+// Bounds tokens x d_model (the output rows of the answer). heads x tokens^2
+// is bounded by the core (ExplorerLimits::kMaxWeights): the UI's largest
+// view, 16 heads x 512^2 tokens, can be reproduced (about 150 MB of JSON: big,
+// but a debugging dump, not something drawn per frame).
 constexpr long long kMaxOutputCells = 1LL << 20;
 
 const std::initializer_list<const char*> kExplicitFields = {"Q", "K", "V", "mask", "scale", "temperature"};
@@ -111,11 +110,7 @@ ComputeResult compute_explorer(const Json& json) {
   if (std::string e = check_explorer_config(config); !e.empty()) return fail(e);
   if (config.input == Input::Text) {  // the experiments are small and fixed
     const long long n = static_cast<long long>(explorer_tokens(config).size());
-    const long long weights = config.heads * n * n, outputs = n * config.d_model;
-    if (weights > kMaxScoreCells)
-      return fail("heads: " + std::to_string(config.heads) + " heads x " + std::to_string(n) +
-                  "^2 tokens is " + std::to_string(weights) + " weights; the limit is " +
-                  std::to_string(kMaxScoreCells) + " (use fewer heads or a shorter text)");
+    const long long outputs = n * config.d_model;
     if (outputs > kMaxOutputCells)
       return fail("d_model: " + std::to_string(n) + " tokens x d_model " + std::to_string(config.d_model) +
                   " is " + std::to_string(outputs) + " outputs; the limit is " +

@@ -98,6 +98,11 @@ std::string check_explorer_config(const ExplorerConfig& c) {
     return "text: has " + std::to_string(tokens.size()) + " tokens (with pads); the limit is " +
            std::to_string(L::kMaxTokens);
   const auto n = static_cast<Eigen::Index>(tokens.size());
+  const long long heads = c.input == Input::Text ? c.heads : 1;  // experiments are small
+  if (heads * n * n > L::kMaxWeights)
+    return "heads: " + std::to_string(heads) + " heads x " + std::to_string(n) + "^2 tokens is " +
+           std::to_string(heads * n * n) + " weights; the limit is " + std::to_string(L::kMaxWeights) +
+           " (use fewer heads or a shorter text)";
   if (c.mask == Mask::Kind::Custom && (c.custom_mask.rows() != n || c.custom_mask.cols() != n))
     return "mask: the custom mask is " + std::to_string(c.custom_mask.rows()) + " x " +
            std::to_string(c.custom_mask.cols()) + " but there are " + std::to_string(n) +

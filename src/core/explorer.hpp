@@ -34,8 +34,12 @@ struct ExplorerLimits {
   static constexpr int kMaxTokens = 1024;
   // d_model 1024 costs 4 x 4 MB of projections; the UI offers 8..512.
   static constexpr int kMinDModel = 1, kMaxDModel = 1024;
-  // Beyond these the scaled scores overflow float32 or the softmax is a pure
-  // argmax anyway; the bounds keep every number on screen finite.
+  // heads x tokens^2 attention weights: 16 heads x 512^2 tokens fits. Each
+  // weight comes with a raw and a scaled score, so this bounds a result at
+  // about 50 MB, and the lab's largest view stays interactive.
+  static constexpr long long kMaxWeights = 1LL << 22;
+  // A temperature or scale beyond these gives softmax rows that are already
+  // uniform or one-hot; the bounds keep the sliders in a range that teaches.
   static constexpr float kMinTemperature = 1e-3f, kMaxTemperature = 1e3f;
   static constexpr float kMaxScale = 1e3f;
   static constexpr int kMaxHeads = 64;

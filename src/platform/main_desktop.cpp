@@ -161,6 +161,7 @@ int main(int argc, char** argv) {
   }
   if (!options.text.empty()) {
     state.sentence = state.config.text = options.text;
+    state.config.input = attn::Input::Text;  // a sentence replaces an experiment input
     state.config_changed = true;
   }
   if (!options.view.empty()) attn::ui::view_from_id(options.view, &state.view);

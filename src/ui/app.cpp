@@ -70,7 +70,8 @@ void update_result(AppState& state) {
   // A custom mask follows the token count: a new count starts from "all allowed".
   if (config.mask == Mask::Kind::Custom) {
     const int n = int(explorer_tokens(config).size());
-    if (config.custom_mask.rows() != n || config.custom_mask.cols() != n)
+    // A pasted novel must not allocate n^2 flags before the check rejects it.
+    if (n <= ExplorerLimits::kMaxTokens && (config.custom_mask.rows() != n || config.custom_mask.cols() != n))
       config.custom_mask = MaskMatrix::Constant(n, n, true);
   }
   state.error = check_explorer_config(config);

@@ -99,7 +99,7 @@ void app_frame(AppState& state);
 // Frees GL resources; the GL context must still be current.
 void app_shutdown(AppState& state);
 
-// Presets: "fig41", "causal", "sentences0".."sentences2", "padded". False if unknown.
+// Presets: "fig41", "causal", "sentence0".."sentence2", "padded". False if unknown.
 bool apply_preset(AppState& state, const std::string& id);
 
 // api::print_explorer_config(state.config).

@@ -19,9 +19,6 @@ constexpr Entry kEnglish[] = {
     {"fig41.help",
      "Each head projects the same tokens with its own W_q and W_k, so each head can attend by a different "
      "feature of the sequence."},
-    {"control.head_colormap", "Head colormap"},
-    {"colormap.ylorrd", "YlOrRd"},
-    {"colormap.viridis", "viridis"},
 
     {"panel.average.title", "Head average"},
     {"panel.average.formula", "average_weights = mean_h softmax(Q_h K_h^T / sqrt(d_k))"},
@@ -132,7 +129,6 @@ constexpr Entry kEnglish[] = {
     {"tip.weight", "weight"},
     {"tip.masked", "masked (-inf before softmax)"},
     {"tip.average_note", "(head average: raw scores are per head)"},
-    {"control.show", "show"},
     {"control.head", "head"},
     {"control.head.average", "average"},
 
@@ -143,8 +139,6 @@ constexpr Entry kEnglish[] = {
     {"focus.values.average", "Pick a single head to see its value rows (the average has no V)."},
     {"focus.output", "output o_i"},
     {"focus.dims.fmt", "(first %d of %d value dimensions)"},
-
-    {"steps.title.fmt", "Head %d, step by step"},
     {"steps.q", "1. Q = X W_q"},
     {"steps.q.help", "Each token's query: what it is looking for."},
     {"steps.k", "2. K = X W_k"},
@@ -178,13 +172,11 @@ constexpr Entry kEnglish[] = {
     {"table.avg", "avg"},
     {"stats.hist.title", "Weight histograms per head"},
     {"stats.hist.no_legend", "Colours as in the head lines view (legend shown for up to 8 heads)."},
-
-    {"debug.title", "Debug"},
+    {"debug.dump.too_big", "Too many weights to dump (over a million): use fewer tokens or heads."},
     {"debug.timing.fmt", "compute (run_explorer): %.2f ms   frame (UI build): %.2f ms"},
     {"debug.config", "Current config (JSON)"},
     {"debug.dump", "Dump every matrix (JSON)"},
     {"debug.dumped", "The desktop app writes attention_dump.json; the browser downloads it."},
-    {"fig41.header", "Figure 4.1, as in the chapter (fixed set-up, independent of the controls)"},
 };
 
 }  // namespace

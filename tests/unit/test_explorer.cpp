@@ -486,3 +486,18 @@ TEST_CASE("run_explorer reuses X and projections from the previous result, with 
     CHECK(reused.attention.output == fresh.attention.output);
   }
 }
+
+TEST_CASE("heads x tokens^2 is bounded: 16 heads x 512 tokens fit, 16 x 600 do not") {
+  ExplorerConfig c;
+  c.d_model = 32;
+  c.heads = 16;
+  std::string text;
+  for (int i = 0; i < 512; ++i) text += "w ";
+  c.text = text;
+  CHECK(check_explorer_config(c).empty());
+  for (int i = 512; i < 600; ++i) text += "w ";
+  c.text = text;
+  CHECK(check_explorer_config(c).rfind("heads: 16 heads x 600^2 tokens is 5760000 weights", 0) == 0);
+  c.heads = 8;  // 2.88M weights
+  CHECK(check_explorer_config(c).empty());
+}

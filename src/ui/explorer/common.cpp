@@ -118,7 +118,8 @@ ImVec2 grid_cell(int count, int* columns, float min_side) {
   // Too small: keep panels at min_side and let the view scroll instead.
   if (best_side < min_side) {
     best_columns = std::max(1, int((avail.x + gap.x) / (min_side + gap.x)));
-    best = ImVec2(std::floor((avail.x - gap.x * float(best_columns - 1)) / float(best_columns)), min_side);
+    best = ImVec2(std::max(min_side, std::floor((avail.x - gap.x * float(best_columns - 1)) / float(best_columns))),
+                  min_side);
   }
   if (columns) *columns = best_columns;
   return best;

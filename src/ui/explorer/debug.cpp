@@ -14,9 +14,19 @@ void debug_view(AppState& state) {
   ImGui::BeginChild("##config_json", ImVec2(-1, ImGui::GetTextLineHeightWithSpacing() * 6), true);
   ImGui::TextWrapped("%s", api::print_explorer_config(state.config).c_str());
   ImGui::EndChild();
-  if (ImGui::Button(tr("debug.dump")) && state.result) state.dump_request = api::print_explorer_result(*state.result);
+  // Every matrix as JSON is ~40 bytes a weight: past a million weights the
+  // text (and in the browser its copy as a download) risks running out of memory.
+  constexpr long long kMaxDumpWeights = 1LL << 20;
+  long long weights = 0;
+  if (state.result) {
+    const long long n = static_cast<long long>(state.result->tokens.size());
+    weights = static_cast<long long>(state.result->attention.heads.size()) * n * n;
+  }
+  ImGui::BeginDisabled(!state.result || weights > kMaxDumpWeights);
+  if (ImGui::Button(tr("debug.dump"))) state.dump_request = api::print_explorer_result(*state.result);
+  ImGui::EndDisabled();
   record_control(state, "debug_dump");
-  ImGui::TextDisabled("%s", tr("debug.dumped"));
+  ImGui::TextDisabled("%s", tr(weights > kMaxDumpWeights ? "debug.dump.too_big" : "debug.dumped"));
 }
 
 }  // namespace attn::ui

@@ -101,7 +101,7 @@ void focus_view(AppState& state) {
       std::vector<double> centres(static_cast<std::size_t>(n));
       for (int k = 0; k < n; ++k) centres[std::size_t(k)] = k;
       plot::SetupXTicks(centres, r.tokens);
-      plot::SetNextItemColor(plot::SeriesColor(head < 0 ? 3 : head));
+      plot::SetNextItemColor(head < 0 ? IM_COL32(90, 90, 90, 255) : plot::SeriesColor(head));  // grey: the average
       plot::PlotBars(tr("axis.weight"), lefts.data(), weights.data() + std::size_t(q) * std::size_t(n), n, 0.8);
       plot::EndPlot();
     }

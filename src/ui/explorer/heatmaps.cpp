@@ -57,7 +57,10 @@ void head_heatmap(AppState& state, int head, const ImVec2& size) {
   if (cells.clicked) {
     if (state.config.mask == Mask::Kind::Custom) {
       MaskMatrix& m = state.config.custom_mask;
-      if (cells.hovered_row < m.rows() && cells.hovered_col < m.cols()) {
+      // While an error shows, the heatmap is the last good result and the mask
+      // may already be sized for other tokens: a click would toggle another pair.
+      const bool mask_matches = state.error.empty() && m.rows() == Eigen::Index(r.tokens.size()) && m.cols() == m.rows();
+      if (mask_matches && cells.hovered_row < m.rows() && cells.hovered_col < m.cols()) {
         m(cells.hovered_row, cells.hovered_col) = !m(cells.hovered_row, cells.hovered_col);
         state.config_changed = true;
       }

@@ -51,6 +51,7 @@ void lines_view(AppState& state) {
   const float middle = (a.x + b.x) * 0.5f, half_gap = std::min((b.x - a.x) * 0.5f - label_w - font, font * 14);
   const float left_x = middle - half_gap, right_x = middle + half_gap;
   const float row_h = (b.y - a.y - font) / float(std::max(n, 1));
+  if (row_h <= 0.f) return;  // a view too short for even one row
   auto row_y = [&](int i) { return a.y + font * 0.5f + (float(i) + 0.5f) * row_h; };
   const int stride = std::max(1, int(std::ceil(font / std::max(row_h, 0.01f))));
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);

@@ -11,6 +11,8 @@
 namespace attn::ui {
 namespace {
 
+constexpr int kMaxUiHeads = 16;  // the heads slider's range; a config may ask for up to ExplorerLimits::kMaxHeads
+
 // ImGui 1.86 edits a char buffer; this callback lets it grow a std::string.
 int resize_string(ImGuiInputTextCallbackData* data) {
   if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
@@ -71,10 +73,10 @@ void size_controls(AppState& state) {
   record_control(state, "heads_minus");
   ImGui::SameLine(0, spacing);
   ImGui::SetNextItemWidth(width - 2 * (button + spacing));
-  if (ImGui::SliderInt("##heads", &c.heads, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp)) state.config_changed = true;
+  if (ImGui::SliderInt("##heads", &c.heads, 1, kMaxUiHeads, "%d", ImGuiSliderFlags_AlwaysClamp)) state.config_changed = true;
   record_control(state, "heads");
   ImGui::SameLine(0, spacing);
-  if (ImGui::Button("+##heads", ImVec2(button, button)) && c.heads < 16) {
+  if (ImGui::Button("+##heads", ImVec2(button, button)) && c.heads < kMaxUiHeads) {
     ++c.heads;
     state.config_changed = true;
   }
@@ -93,7 +95,7 @@ void size_controls(AppState& state) {
     const int options[2] = {below, above};
     const char* names[2] = {"heads_use_below", "heads_use_above"};
     for (int i = 0; i < 2; ++i) {
-      if (options[i] <= 0) continue;
+      if (options[i] <= 0 || options[i] > kMaxUiHeads) continue;  // the slider's range
       char label[48];
       std::snprintf(label, sizeof label, tr("setup.heads.use.fmt"), options[i]);
       if (i == 1 && below > 0) ImGui::SameLine();
@@ -105,12 +107,11 @@ void size_controls(AppState& state) {
     }
   }
 
-  int seed = int(c.seed);
+  // 64-bit, as in the config (a seed from --config or a URL must show as is).
+  const uint64_t step = 1;
   ImGui::SetNextItemWidth(width);
-  if (ImGui::InputInt(tr("setup.seed"), &seed) && seed >= 0) {
-    c.seed = uint64_t(seed);
+  if (ImGui::InputScalar(tr("setup.seed"), ImGuiDataType_U64, &c.seed, &step))
     state.config_changed = true;
-  }
   record_control(state, "seed");
 }
 
@@ -125,10 +126,14 @@ void scoring_controls(AppState& state) {
   ImGui::SameLine();
   help_marker(tr("setup.temperature.help"));
 
-  int scale = c.scale.kind == Scale::Kind::None ? 1 : 0;
-  const char* scales[] = {tr("setup.scale.sqrt"), tr("setup.scale.none")};
+  // A numeric scale (from a config) gets a third entry, so the label matches the numbers.
+  const bool numeric = c.scale.kind == Scale::Kind::Value;
+  int scale = numeric ? 2 : c.scale.kind == Scale::Kind::None ? 1 : 0;
+  char numeric_label[32];
+  std::snprintf(numeric_label, sizeof numeric_label, "x %g", double(c.scale.value));
+  const char* scales[] = {tr("setup.scale.sqrt"), tr("setup.scale.none"), numeric_label};
   ImGui::SetNextItemWidth(width);
-  if (ImGui::Combo(tr("setup.scale"), &scale, scales, 2)) {
+  if (ImGui::Combo(tr("setup.scale"), &scale, scales, numeric ? 3 : 2) && scale != 2) {
     c.scale = scale == 1 ? Scale::none() : Scale::sqrt_dk();
     state.config_changed = true;
   }

@@ -79,7 +79,7 @@ void steps_view(AppState& state) {
   }
   record_control(state, "steps_head");
   ImGui::SameLine();
-  ImGui::Text(tr("view.selected.fmt"), state.selected_query, r.tokens[std::size_t(state.selected_query)].c_str());
+  ImGui::Text(tr("view.selected.fmt"), state.selected_query, token_label(r, state.selected_query).c_str());
 
   fully_masked_note(r);
   const HeadResult& h = r.attention.heads[std::size_t(head)];
