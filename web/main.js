@@ -1,5 +1,7 @@
 // Page glue: checks for WebGL2, starts the wasm module and exposes
 //   window.attentionLab = { compute(config), layout(), currentConfig(), state() }
+// (state().scaling holds the scaling lab: d_k, samples, the displayed std and
+// softmax peak, and both trained models' last loss and accuracy)
 // then sets document.body.dataset.ready = "1".
 (function () {
   'use strict';
@@ -85,7 +87,7 @@
       currentConfig() {
         return parse(Module.UTF8ToString(Module._attn_current_config()));
       },
-      // UI state: {config, tokens, selected_query, selected_head, view, heads, stats_table, error}.
+      // UI state: {config, tokens, selected_query, selected_head, view, heads, stats_table, error, scaling}.
       state() {
         return parse(Module.UTF8ToString(Module._attn_state()));
       },

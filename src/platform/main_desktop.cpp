@@ -3,6 +3,7 @@
 //
 //   attention_app [--size WxH] [--frames N] [--screenshot FILE.png] [--layout FILE.json]
 //                 [--view ID] [--preset ID] [--config-text TEXT] [--state FILE.json]
+//                 [--panel ID] [--dk D] [--train-steps N]
 //
 // With --screenshot, --layout or --frames the app renders N frames (default 3),
 // writes the requested files from the last frame and exits 0. Bad flags exit 2.
@@ -34,7 +35,10 @@ constexpr const char* kUsage =
     "  --screenshot FILE   write the last frame as PNG and exit\n"
     "  --layout FILE       write the heatmap layout JSON of the last frame and exit\n"
     "  --state FILE        write the state JSON (config, tokens, stats table) of the last frame\n"
-    "  --view ID           start in view heatmaps|focus|steps|lines|stats|chapter|debug\n"
+    "  --view ID           start in view heatmaps|focus|steps|lines|stats|chapter|scaling|debug\n"
+    "  --panel ID          the scaling lab's panel fig42|saturation|training\n"
+    "  --dk D              the scaling lab's d_k (1-1024)\n"
+    "  --train-steps N     train the scaling lab's two models N steps before the first frame\n"
     "  --text TEXT         start with this sentence in the sentence box\n"
     "  --config JSON       start from this explorer config (compute()'s format, text or experiment)\n"
     "  --preset ID         start from preset fig41|causal|sentence0|sentence1|sentence2|padded\n"
@@ -43,7 +47,8 @@ constexpr const char* kUsage =
 struct Options {
   int width = 1280, height = 800;
   int frames = 0;  // 0: interactive
-  std::string screenshot, layout, state, view, preset, text, config;
+  int d_k = 0, train_steps = 0;  // 0: the lab's defaults
+  std::string screenshot, layout, state, view, preset, text, config, panel;
 };
 
 bool parse_int(const std::string& text, int lo, int hi, int* out) {
@@ -64,7 +69,7 @@ std::string parse_options(int argc, char** argv, Options* options, bool* help) {
     }
     if (flag != "--size" && flag != "--frames" && flag != "--screenshot" && flag != "--layout" &&
         flag != "--state" && flag != "--view" && flag != "--preset" && flag != "--text" &&
-        flag != "--config")
+        flag != "--config" && flag != "--panel" && flag != "--dk" && flag != "--train-steps")
       return "unknown option '" + flag + "'";
     if (i + 1 >= argc) return flag + " needs a value";
     const std::string value = argv[++i];
@@ -76,6 +81,16 @@ std::string parse_options(int argc, char** argv, Options* options, bool* help) {
     } else if (flag == "--frames") {
       if (!parse_int(value, 1, 100000, &options->frames))
         return "--frames expects a whole number >= 1, got '" + value + "'";
+    } else if (flag == "--panel") {
+      attn::ui::ScalingPanel panel;
+      if (!attn::ui::scaling_panel_from_id(value, &panel)) return "--panel: unknown panel '" + value + "'";
+      options->panel = value;
+    } else if (flag == "--dk") {
+      if (!parse_int(value, attn::ui::ScalingLimits::kMinDk, attn::ui::ScalingLimits::kMaxDk, &options->d_k))
+        return "--dk expects a whole number in 1-1024, got '" + value + "'";
+    } else if (flag == "--train-steps") {
+      if (!parse_int(value, 0, 100000, &options->train_steps))
+        return "--train-steps expects a whole number in 0-100000, got '" + value + "'";
     } else if (flag == "--screenshot") {
       options->screenshot = value;
     } else if (flag == "--config") {
@@ -165,6 +180,12 @@ int main(int argc, char** argv) {
     state.config_changed = true;
   }
   if (!options.view.empty()) attn::ui::view_from_id(options.view, &state.view);
+  if (!options.panel.empty()) {
+    attn::ui::scaling_panel_from_id(options.panel, &state.scaling.panel);
+    state.scaling.select_panel_frames = 2;
+  }
+  if (options.d_k > 0) state.scaling.d_k = options.d_k;
+  for (int i = 0; i < options.train_steps; ++i) attn::ui::training_step(state.scaling);
   int exit_code = 0;
   for (int frame = 1; !glfwWindowShouldClose(window); ++frame) {
     glfwPollEvents();

@@ -8,8 +8,9 @@
 //  - Raw wheel deltas are unscaled and reversed: normalised in on_wheel.
 // URL parameters (read once at start): ?debug=1 shows the debug view,
 // ?preset=fig41|causal|sentence0..2|padded loads a preset, ?view=heatmaps|focus|
-// steps|lines|stats|chapter|debug opens a view. The debug view's matrix dump is
-// offered as a download (attention_dump.json).
+// steps|lines|stats|chapter|scaling|debug opens a view, ?panel=fig42|saturation|
+// training opens a panel of the scaling lab and ?dk=1..1024 sets its d_k.
+// The debug view's matrix dump is offered as a download (attention_dump.json).
 // The first frame is drawn inside main, so the layout exists as soon as the
 // module's ready promise resolves (web/main.js then sets data-ready).
 #include <algorithm>
@@ -100,6 +101,9 @@ void apply_url(ui::AppState& state) {
   const std::string preset = url_parameter("preset");
   if (!preset.empty()) ui::apply_preset(state, preset);
   ui::view_from_id(url_parameter("view"), &state.view);
+  if (ui::scaling_panel_from_id(url_parameter("panel"), &state.scaling.panel)) state.scaling.select_panel_frames = 2;
+  const int d_k = std::atoi(url_parameter("dk").c_str());
+  if (d_k >= ui::ScalingLimits::kMinDk && d_k <= ui::ScalingLimits::kMaxDk) state.scaling.d_k = d_k;
 }
 
 // The debug view's dump: a browser download, since the page has no file system.

@@ -14,6 +14,7 @@
 #include "ui/explorer/explorer.hpp"
 #include "ui/fig41_panels.hpp"
 #include "ui/panel.hpp"
+#include "ui/scaling/scaling.hpp"
 #include "ui/strings.hpp"
 
 namespace attn::ui {
@@ -45,6 +46,7 @@ const char* view_id(View view) {
     case View::Lines: return "lines";
     case View::Stats: return "stats";
     case View::Chapter: return "chapter";
+    case View::Scaling: return "scaling";
     case View::Debug: return "debug";
   }
   return "heatmaps";
@@ -97,7 +99,7 @@ void draw_views(AppState& state) {
       {View::Heatmaps, "tab.heatmaps", "tab_heatmaps"}, {View::Focus, "tab.focus", "tab_focus"},
       {View::Steps, "tab.steps", "tab_steps"},          {View::Lines, "tab.lines", "tab_lines"},
       {View::Stats, "tab.stats", "tab_stats"},          {View::Chapter, "tab.chapter", "tab_chapter"},
-      {View::Debug, "tab.debug", "tab_debug"}};
+      {View::Scaling, "tab.scaling", "tab_scaling"},    {View::Debug, "tab.debug", "tab_debug"}};
   if (!ImGui::BeginTabBar("##views")) return;
   for (const TabSpec& tab : tabs) {
     if (tab.view == View::Debug && !state.debug) continue;
@@ -125,6 +127,7 @@ void draw_views(AppState& state) {
         if (!state.fig41) state.fig41 = run_figure41();
         fig41_panels(state);
         break;
+      case View::Scaling: scaling_view(state); break;
       case View::Debug: debug_view(state); break;
     }
     ImGui::EndChild();
@@ -145,6 +148,9 @@ void app_frame(AppState& state) {
   state.framebuffer_w = int(std::lround(io.DisplaySize.x * io.DisplayFramebufferScale.x));
   state.framebuffer_h = int(std::lround(io.DisplaySize.y * io.DisplayFramebufferScale.y));
   update_result(state);
+  // The lab's statistics only while it is shown; its training whenever it runs.
+  scaling_train(state, state.view == View::Scaling);
+  scaling_update(state, state.view == View::Scaling, /*fill_curves=*/true);
 
   // One host window covering the canvas: the set-up panel on the left, the
   // views as tabs on the right, so nothing overlaps at any window size.
@@ -155,12 +161,15 @@ void app_frame(AppState& state) {
   ImGui::Begin("##lab", nullptr, host_flags);
   const float setup_w = std::floor(std::clamp(io.DisplaySize.x * 0.25f, ImGui::GetFontSize() * 15.0f,
                                               ImGui::GetFontSize() * 22.0f));
+  // The left panel holds the open view's controls: the explorer's set-up, or the scaling lab's.
   ImGui::BeginChild("##setup", ImVec2(setup_w, 0), true);
-  setup_panel(state);
+  if (state.view == View::Scaling) scaling_setup_panel(state);
+  else setup_panel(state);
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("##views_host", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollWithMouse);
   update_result(state);  // controls above may have changed the config
+  scaling_update(state, state.view == View::Scaling, /*fill_curves=*/false);
   if (state.result) draw_views(state);
   ImGui::EndChild();
   ImGui::End();
@@ -249,6 +258,7 @@ std::string state_json(const AppState& state) {
               {"heads", heads},
               {"stats_table", std::move(stats)},
               {"error", state.error},
+              {"scaling", scaling_state_json(state.scaling)},
               {"timings_ms", {{"compute", state.compute_ms}, {"frame", state.frame_ms}}}};
   return out.dump();
 }

@@ -21,13 +21,15 @@
 #include "core/explorer.hpp"
 #include "gfx/colormap.hpp"
 #include "ui/plot.hpp"
+#include "ui/scaling/lab.hpp"
 
 namespace attn::ui {
 
 // The views, one tab each. Names are the stable ids used by state() and URLs.
-enum class View { Heatmaps, Focus, Steps, Lines, Stats, Chapter, Debug };
-constexpr int kViewCount = 7;
-const char* view_id(View view);  // "heatmaps", "focus", "steps", "lines", "stats", "chapter", "debug"
+enum class View { Heatmaps, Focus, Steps, Lines, Stats, Chapter, Scaling, Debug };
+constexpr int kViewCount = 8;
+// "heatmaps", "focus", "steps", "lines", "stats", "chapter", "scaling", "debug"
+const char* view_id(View view);
 bool view_from_id(const std::string& id, View* view);
 
 // One heatmap as drawn in the last frame, for tests and the page to locate
@@ -77,6 +79,7 @@ struct AppState {
   std::string error;                    // check_explorer_config's message, "" when fine
   std::optional<ExplorerResult> result;  // the last good result (kept while error is set)
   std::optional<Figure41> fig41;        // the chapter view (computed on first use)
+  ScalingLab scaling;                   // the scaling lab: its choices, results and trainers
 
   // ---- outputs of the last frame ---------------------------------------------
   int framebuffer_w = 0, framebuffer_h = 0;
@@ -113,7 +116,12 @@ std::string current_config_json(const AppState& state);
 std::string layout_json(const AppState& state);
 
 // {"config", "tokens", "selected_query", "selected_head", "view", "heads",
-//  "stats_table": [{"head": h | "avg", "min", "max", "mean", "mean_entropy"}], "error"}
+//  "stats_table": [{"head": h | "avg", "min", "max", "mean", "mean_entropy"}], "error",
+//  "scaling": {"d_k", "samples", "n_keys", "panel", "raw_std", "scaled_std", "raw_peak",
+//              "scaled_peak" (as displayed; null until the lab was opened), "curve_points",
+//              "training": {"running", "steps", "d_k", "learning_rate", "seed", "error",
+//                           "scaled": {"steps", "loss", "first_loss", "accuracy", "grad_norm",
+//                                      "eval_accuracy"}, "unscaled": {...}}}}
 std::string state_json(const AppState& state);
 
 }  // namespace attn::ui

@@ -153,6 +153,7 @@ bool BeginPlot(const char* title_id, const ImVec2& size_arg, int flags) {
   ctx.next_item_color = 0;
   ctx.x_tick_values.clear();
   ctx.x_tick_labels.clear();
+  ctx.x_hover_format = nullptr;
   return true;
 }
 
@@ -161,6 +162,8 @@ void SetupXTicks(const std::vector<double>& values, const std::vector<std::strin
   g_context->x_tick_labels = labels;
   g_context->x_tick_labels.resize(values.size());
 }
+
+void SetupXHoverFormat(std::function<std::string(double)> format) { g_context->x_hover_format = std::move(format); }
 
 ImU32 SeriesColor(int index) { return kSeriesColors[((index % kSeriesColorCount) + kSeriesColorCount) % kSeriesColorCount]; }
 void SetNextItemColor(ImU32 color) { g_context->next_item_color = color; }
@@ -203,6 +206,14 @@ void PlotBars(const char* label_id, const float* lefts, const int* heights, int 
 void PlotLine(const char* label_id, const float* xs, const float* ys, int count) {
   add_item(label_id, false, xs, ys, count, 0.0);
 }
+void PlotScatter(const char* label_id, const float* xs, const float* ys, int count) {
+  add_item(label_id, false, xs, ys, count, 0.0);
+  g_context->items.back().markers = true;
+}
+void PlotVLines(const char* label_id, const float* xs, int count) {
+  add_item(label_id, false, xs, xs, count, 0.0);
+  g_context->items.back().vlines = true;
+}
 
 void EndPlot() {
   Context& ctx = *g_context;
@@ -221,7 +232,7 @@ void EndPlot() {
     for (std::size_t i = 0; i < item.xs.size(); ++i) {
       x_extent.add(item.xs[i]);
       x_extent.add(item.xs[i] + item.width);
-      y_extent.add(item.ys[i]);
+      if (!item.vlines) y_extent.add(item.ys[i]);
     }
     if (item.bars) {
       y_extent.add(0.0);
@@ -302,6 +313,17 @@ void EndPlot() {
         draw_list->AddRectFilled(ImVec2(to_px(item.xs[i]), to_py(item.ys[i])),
                                  ImVec2(to_px(item.xs[i] + item.width), to_py(0.0)), fill);
       }
+    } else if (item.vlines) {
+      // Dashed, so a reference line never reads as data.
+      const float dash = std::floor(font * 0.4f);
+      for (double x : item.xs) {
+        const float px = std::floor(to_px(x)) + 0.5f;
+        for (float y = plot_min.y; y < plot_max.y; y += 2 * dash)
+          draw_list->AddLine(ImVec2(px, y), ImVec2(px, std::min(y + dash, plot_max.y)), item.color, 1.5f);
+      }
+    } else if (item.markers) {
+      for (std::size_t i = 0; i < item.xs.size(); ++i)
+        draw_list->AddCircleFilled(ImVec2(to_px(item.xs[i]), to_py(item.ys[i])), std::max(2.5f, font * 0.25f), item.color);
     } else {
       std::vector<ImVec2> points;
       for (std::size_t i = 0; i < item.xs.size(); ++i) points.emplace_back(to_px(item.xs[i]), to_py(item.ys[i]));
@@ -334,20 +356,25 @@ void EndPlot() {
                       ctx.y_label.c_str());
 
   // 4. Legend, top right inside the plot.
-  if (!(ctx.flags & PlotFlags_NoLegend) && !ctx.items.empty()) {
+  std::vector<const PlotItem*> legend_items;
+  for (const PlotItem& item : ctx.items)
+    if (!item.label.empty()) legend_items.push_back(&item);
+  if (!(ctx.flags & PlotFlags_NoLegend) && !legend_items.empty()) {
     float label_w = 0;
-    for (const PlotItem& item : ctx.items) label_w = std::max(label_w, ImGui::CalcTextSize(item.label.c_str()).x);
+    for (const PlotItem* item : legend_items) label_w = std::max(label_w, ImGui::CalcTextSize(item->label.c_str()).x);
     const float row_h = font + 2;
-    const ImVec2 box_max(plot_max.x - pad, plot_min.y + pad + row_h * float(ctx.items.size()) + pad);
-    const ImVec2 box_min(box_max.x - (pad * 3 + font + label_w), plot_min.y + pad);
+    const ImVec2 box_size(pad * 3 + font + label_w, row_h * float(legend_items.size()) + 2 * pad);
+    const float box_x = (ctx.flags & PlotFlags_LegendWest) ? plot_min.x + pad : plot_max.x - pad - box_size.x;
+    const float box_y = (ctx.flags & PlotFlags_LegendSouth) ? plot_max.y - pad - box_size.y : plot_min.y + pad;
+    const ImVec2 box_min(box_x, box_y), box_max(box_x + box_size.x, box_y + box_size.y);
     draw_list->AddRectFilled(box_min, box_max, IM_COL32(255, 255, 255, 220));
     draw_list->AddRect(box_min, box_max, IM_COL32(0, 0, 0, 60));
-    for (std::size_t i = 0; i < ctx.items.size(); ++i) {
+    for (std::size_t i = 0; i < legend_items.size(); ++i) {
       const ImVec2 row(box_min.x + pad, box_min.y + pad + row_h * float(i));
       const float inset = std::floor(font * 0.15f);
       draw_list->AddRectFilled(ImVec2(row.x, row.y + inset), ImVec2(row.x + font - 2 * inset, row.y + font - inset),
-                               ctx.items[i].color);
-      draw_list->AddText(ImVec2(row.x + font + pad, row.y), text_color, ctx.items[i].label.c_str());
+                               legend_items[i]->color);
+      draw_list->AddText(ImVec2(row.x + font + pad, row.y), text_color, legend_items[i]->label.c_str());
     }
   }
 
@@ -357,8 +384,12 @@ void EndPlot() {
     draw_list->AddLine(ImVec2(mouse.x, plot_min.y), ImVec2(mouse.x, plot_max.y), IM_COL32(0, 0, 0, 90));
     const double x = limits[0][0] + double(mouse.x - plot_min.x) / plot_w * (limits[0][1] - limits[0][0]);
     ImGui::BeginTooltip();
-    ImGui::Text("%s = %s", ctx.x_label.empty() ? "x" : ctx.x_label.c_str(), format_number(x, x_decimals + 2).c_str());
+    if (ctx.x_hover_format)
+      ImGui::TextUnformatted(ctx.x_hover_format(x).c_str());
+    else
+      ImGui::Text("%s = %s", ctx.x_label.empty() ? "x" : ctx.x_label.c_str(), format_number(x, x_decimals + 2).c_str());
     for (const PlotItem& item : ctx.items) {
+      if (item.vlines || item.label.empty()) continue;
       for (std::size_t i = 0; i < item.xs.size(); ++i) {
         const bool last = i + 1 == item.xs.size();
         const bool inside = item.bars ? (x >= item.xs[i] && (x < item.xs[i] + item.width || (last && x <= item.xs[i] + item.width)))

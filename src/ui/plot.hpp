@@ -28,6 +28,8 @@ namespace attn::plot {
 struct PlotItem {
   std::string label;
   bool bars = false;          // bars: xs are left edges, `width` wide, from y = 0
+  bool markers = false;       // scatter: a dot at each point, no line
+  bool vlines = false;        // reference lines: a dashed vertical line at each x (ys unused)
   std::vector<double> xs, ys;
   double width = 0;
   ImU32 color = 0;
@@ -50,6 +52,7 @@ struct Context {
   ImU32 next_item_color = 0;  // 0: next colour in turn
   std::vector<double> x_tick_values;      // SetupXTicks: labelled ticks instead of 1-2-5
   std::vector<std::string> x_tick_labels;
+  std::function<std::string(double)> x_hover_format;  // SetupXHoverFormat: the hover readout's x
 };
 
 void SetCurrentContext(Context* context);
@@ -58,7 +61,14 @@ Context* GetCurrentContext();
 void ShutdownContext(Context& context);
 
 // ---- 2-D plots ---------------------------------------------------------------
-enum PlotFlags_ { PlotFlags_None = 0, PlotFlags_NoLegend = 1 << 0 };
+// The legend sits top right unless told West (left) and/or South (bottom),
+// for curves that rise to the right. Items labelled "##..." stay out of it.
+enum PlotFlags_ {
+  PlotFlags_None = 0,
+  PlotFlags_NoLegend = 1 << 0,
+  PlotFlags_LegendWest = 1 << 1,
+  PlotFlags_LegendSouth = 1 << 2,
+};
 enum Axis { Axis_X = 0, Axis_Y = 1 };
 
 // size.x <= 0 / size.y <= 0: fill the available width / height (minus |size|).
@@ -67,9 +77,15 @@ void SetupAxes(const char* x_label, const char* y_label);
 void SetupAxisLimits(Axis axis, double lo, double hi);  // otherwise autofit
 // Categorical x ticks (e.g. one token per bar); labels are thinned to fit.
 void SetupXTicks(const std::vector<double>& values, const std::vector<std::string>& labels);
+// The hover readout's x text, for axes that plot a transform of x (e.g. log2 d_k -> "d_k = 38").
+void SetupXHoverFormat(std::function<std::string(double)> format);
 void PlotBars(const char* label_id, const float* lefts, const float* heights, int count, double width);
 void PlotBars(const char* label_id, const float* lefts, const int* heights, int count, double width);
 void PlotLine(const char* label_id, const float* xs, const float* ys, int count);
+// Measured points as dots (e.g. over a theory line drawn with PlotLine).
+void PlotScatter(const char* label_id, const float* xs, const float* ys, int count);
+// Dashed vertical reference lines across the whole plot (e.g. marked values of x).
+void PlotVLines(const char* label_id, const float* xs, int count);
 void EndPlot();
 
 // Series colours (matplotlib's tab10 order); items get them in turn unless

@@ -9,6 +9,8 @@
 // colour of its value (or the masked colour), where the values come from
 // `attention_cli attend --config -` run on the layout's config: the same
 // compute() the browser uses, in a separate process from the renderer.
+// The scaling lab is shot on each panel (--panel), its training panel after
+// --train-steps 300.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -23,7 +25,7 @@ if (!app || !cli || !artefactsDir) {
   process.exit(2);
 }
 const SIZES = [{ width: 1280, height: 800 }, { width: 800, height: 600 }];
-const VIEWS = ['heatmaps', 'focus', 'steps', 'lines', 'stats', 'chapter', 'debug'];
+const VIEWS = ['heatmaps', 'focus', 'steps', 'lines', 'stats', 'chapter', 'scaling', 'debug'];
 const c = new Checks('desktop_e2e');
 mkdirSync(artefactsDir, { recursive: true });
 
@@ -68,11 +70,21 @@ function runApp(name, size, extra) {
 function main() {
   // Every view at both sizes (the screenshots are artefacts to look at).
   for (const size of SIZES)
-    for (const view of VIEWS) runApp(`${view}_${size.width}x${size.height}`, size, ['--view', view]);
+    for (const view of VIEWS) {
+      // The scaling lab fills its curves within a per-frame time budget: give it frames.
+      const frames = view === 'scaling' ? ['--frames', '60'] : [];
+      runApp(`${view}_${size.width}x${size.height}`, size, ['--view', view, ...frames]);
+    }
   // The Figure 4.1 preset in the explorer, and a masked, padded sentence step by step.
   runApp('preset_fig41', SIZES[0], ['--preset', 'fig41']);
   runApp('preset_padded_steps', SIZES[0], ['--preset', 'padded', '--view', 'steps']);
   runApp('preset_causal', SIZES[1], ['--preset', 'causal']);
+  // The scaling lab's other panels: saturation at a large d_k, and both models after 300
+  // steps; 60 frames, so the time-budgeted curves have filled in.
+  for (const size of SIZES) {
+    runApp(`scaling_saturation_${size.width}x${size.height}`, size, ['--view', 'scaling', '--panel', 'saturation', '--dk', '1024', '--frames', '60']);
+    runApp(`scaling_training_${size.width}x${size.height}`, size, ['--view', 'scaling', '--panel', 'training', '--train-steps', '300', '--frames', '60']);
+  }
 }
 
 main();

@@ -22,16 +22,13 @@
 //     display rounding (4 decimals);
 //  6. every view (tab clicked with the mouse) at 1280x800 and 800x600: a
 //     screenshot in the artefacts dir, and its heatmap pixels checked.
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
-import { chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
 
-import { Checks, checkHeatmaps, colormapColor, countDistinctColours, normalise, pixelAt } from './pixels.mjs';
-import { serveDirectory } from './static_server.mjs';
+import { checkHeatmaps, colormapColor, countDistinctColours, normalise, pixelAt } from './pixels.mjs';
+import { Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!webDir || !artefactsDir) {
@@ -40,74 +37,7 @@ if (!webDir || !artefactsDir) {
 }
 const SIZES = [{ width: 1280, height: 800 }, { width: 800, height: 600 }];
 const VIEWS = ['heatmaps', 'focus', 'steps', 'lines', 'stats', 'chapter', 'debug'];
-const READY_TIMEOUT_MS = 120_000;
-const CHROMIUM_ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
-  '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
 const NEW_SENTENCE = 'When reading sat you look at cat and mat';
-
-const asObject = (v) => (typeof v === 'string' ? JSON.parse(v) : v);
-
-class Lab {
-  constructor(page) { this.page = page; }
-  state() { return this.page.evaluate(() => window.attentionLab.state()).then(asObject); }
-  layout() { return this.page.evaluate(() => window.attentionLab.layout()).then(asObject); }
-  config() { return this.page.evaluate(() => window.attentionLab.currentConfig()).then(asObject); }
-  compute(config) {
-    return this.page.evaluate((t) => window.attentionLab.compute(t), JSON.stringify(config)).then(asObject);
-  }
-  // A few animation frames: ImGui reacts to an event on the next frame and
-  // some widgets (combo popups, tabs) need one more to settle.
-  frames(n = 3) {
-    return this.page.evaluate((count) => new Promise((ok) => {
-      const step = (k) => (k ? requestAnimationFrame(() => step(k - 1)) : ok());
-      step(count);
-    }), n);
-  }
-  async canvasOffset() {
-    return this.page.evaluate(() => {
-      const r = document.querySelector('canvas').getBoundingClientRect();
-      return { left: r.left, top: r.top };
-    });
-  }
-  // Centre of a control in page coordinates (from layout().controls).
-  async controlCentre(name) {
-    const layout = await this.layout();
-    const r = layout.controls?.[name];
-    if (!r) throw new Error(`control ${name} is not on screen; controls: ${Object.keys(layout.controls ?? {})}`);
-    const o = await this.canvasOffset();
-    return { x: o.left + r.css_x + r.css_w / 2, y: o.top + r.css_y + r.css_h / 2 };
-  }
-  async click(name) {
-    const p = await this.controlCentre(name);
-    await this.page.mouse.move(p.x, p.y);
-    await this.frames(2);
-    await this.page.mouse.down();
-    await this.frames(2);
-    await this.page.mouse.up();
-    await this.frames(3);
-  }
-  async cellCentre(hm, q, k) {
-    const o = await this.canvasOffset();
-    return { x: o.left + hm.css_x + (k - hm.col0 + 0.5) * hm.css_w / hm.cols,
-             y: o.top + hm.css_y + (q - hm.row0 + 0.5) * hm.css_h / hm.rows };
-  }
-  // Dear ImGui 1.86 samples key state once per frame (no input queue): a key
-  // pressed and released within one frame is never seen, so hold each key
-  // down across frames. `keys` like ['Control', 'a'] are held together.
-  async chord(...keys) {
-    for (const key of keys) {
-      await this.page.keyboard.down(key);
-      await this.frames(2);
-    }
-    for (const key of [...keys].reverse()) {
-      await this.page.keyboard.up(key);
-      await this.frames(1);
-    }
-    await this.frames(2);
-  }
-  async screenshot() { return PNG.sync.read(await this.page.screenshot({ type: 'png' })); }
-}
 
 // Every heatmap on screen against compute(layout.config).
 async function checkPixels(c, lab, what, png = null) {
@@ -368,41 +298,4 @@ async function run(c, page, url) {
   await checkPixels(c, lab, '?preset=fig41&view=chapter');
 }
 
-async function main() {
-  const c = new Checks('explorer_e2e');
-  if (!existsSync(join(webDir, 'index.html'))) {
-    c.check(false, `web build found in ${webDir}`, 'index.html is missing (build target attention_web first)');
-    return c.finish();
-  }
-  await mkdir(artefactsDir, { recursive: true });
-  const { server, url } = await serveDirectory(webDir);
-  const profile = await mkdtemp(join(tmpdir(), 'attn-chromium-'));
-  const errors = [];
-  const log = [];
-  let context;
-  try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS,
-      viewport: SIZES[0], deviceScaleFactor: 1,
-    });
-    const page = context.pages()[0] ?? await context.newPage();
-    page.on('console', (msg) => {
-      log.push(`[${msg.type()}] ${msg.text()}`);
-      if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
-    });
-    page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
-    await run(c, page, url);
-    c.check(errors.length === 0, 'no console errors or page errors', errors.join('\n    '));
-  } catch (e) {
-    c.check(false, 'the browser test ran to the end', e.stack ?? String(e));
-    if (errors.length) console.log('  errors so far:\n    ' + errors.join('\n    '));
-  } finally {
-    await context?.close().catch(() => {});
-    server.close();
-    await rm(profile, { recursive: true, force: true });
-    await writeFile(join(artefactsDir, 'explorer_console.log'), log.join('\n') + '\n').catch(() => {});
-  }
-  return c.finish();
-}
-
-process.exitCode = await main();
+process.exitCode = await runBrowserTest({ name: 'explorer_e2e', logName: 'explorer', webDir, artefactsDir, viewport: SIZES[0], run });

@@ -1,0 +1,183 @@
+// The scaling lab's set-up panel (left of the views while the lab is open):
+// d_k, sample count and keys for the statistics, the current d_k's numbers,
+// and the training controls. Each control only writes ScalingLab; the next
+// scaling_update recomputes what it affects.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include <imgui.h>
+
+#include "ui/explorer/explorer.hpp"
+#include "ui/panel.hpp"
+#include "ui/scaling/scaling.hpp"
+#include "ui/strings.hpp"
+
+namespace attn::ui {
+namespace {
+
+void section_title(const char* key) {
+  ImGui::Spacing();
+  ImGui::TextUnformatted(tr(key));
+  ImGui::Separator();
+}
+
+// A label in a fixed column left of its control, so recorded control rects
+// are the widget frames alone (tests drag inside them) and the controls line up.
+void row_label(const char* key) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr(key));
+  ImGui::SameLine(ImGui::GetFontSize() * 6.5f);
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 1.8f);  // room for a "(?)" after it
+}
+
+// A combo over a list of ints; true when the choice changed. The combo is
+// recorded as control `name`, its open items as `name`_item_<value>.
+bool int_combo(AppState& state, const char* id, int* value, const std::vector<int>& choices, const char* name) {
+  bool changed = false;
+  const std::string preview = std::to_string(*value);
+  const bool open = ImGui::BeginCombo(id, preview.c_str());
+  record_control(state, name);
+  if (open) {
+    for (int choice : choices) {
+      const bool selected = choice == *value;
+      if (ImGui::Selectable(std::to_string(choice).c_str(), selected) && !selected) {
+        *value = choice;
+        changed = true;
+      }
+      record_control(state, std::string(name) + "_item_" + std::to_string(choice));
+      if (selected) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+void score_controls(AppState& state) {
+  ScalingLab& lab = state.scaling;
+  section_title("scaling.scores.title");
+
+  row_label("scaling.dk");
+  ImGui::SliderInt("##scaling_dk", &lab.d_k, ScalingLimits::kMinDk, ScalingLimits::kMaxDk, "%d",
+                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  record_control(state, "scaling_dk");
+  lab.dk_dragging = ImGui::IsItemActive();
+  ImGui::SameLine();
+  help_marker(tr("scaling.dk.help"));
+
+  row_label("scaling.samples");
+  int_combo(state, "##scaling_samples", &lab.samples, scaling_sample_counts(), "scaling_samples");
+  ImGui::SameLine();
+  help_marker(tr("scaling.samples.help"));
+
+  row_label("scaling.keys");
+  ImGui::SliderInt("##scaling_keys", &lab.n_keys, ScalingLimits::kMinKeys, ScalingLimits::kMaxKeys, "%d",
+                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  record_control(state, "scaling_keys");
+  ImGui::SameLine();
+  help_marker(tr("scaling.keys.help"));
+  if (ImGui::Button(tr("scaling.resample"))) ++lab.row_seed;
+  record_control(state, "scaling_resample");
+  ImGui::SameLine();
+  help_marker(tr("scaling.resample.help"));
+}
+
+void current_numbers(AppState& state) {
+  const ScalingLab& lab = state.scaling;
+  // The last computed d_k (while a slow drag waits, that is the one drawn).
+  if (!lab.current) return;
+  const int d_k = lab.current->d_k;
+  const ScalingNumbersText text = scaling_numbers_text(*lab.current);
+  ImGui::Spacing();
+  ImGui::TextWrapped(tr("scaling.numbers.dk.fmt"), d_k, lab.current_samples);
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchSame;
+  if (!ImGui::BeginTable("##scaling_numbers", 3, flags)) return;
+  ImGui::TableSetupColumn("");
+  ImGui::TableSetupColumn(tr("scaling.raw"));
+  ImGui::TableSetupColumn(tr("scaling.scaled"));
+  ImGui::TableHeadersRow();
+  char theory[32];
+  std::snprintf(theory, sizeof theory, "%.4f", std::sqrt(double(d_k)));
+  const char* rows[][3] = {{tr("scaling.numbers.std"), text.raw_std.c_str(), text.scaled_std.c_str()},
+                           {tr("scaling.numbers.theory"), theory, "1"},
+                           {tr("scaling.numbers.peak"), text.raw_peak.c_str(), text.scaled_peak.c_str()}};
+  for (const auto& row : rows) {
+    ImGui::TableNextRow();
+    for (const char* cell : row) {
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(cell);
+    }
+  }
+  ImGui::EndTable();
+}
+
+void training_controls(AppState& state) {
+  ScalingLab& lab = state.scaling;
+  section_title("scaling.train.title");
+  ImGui::TextWrapped("%s", tr("scaling.train.task"));
+  ImGui::TextDisabled("%s", tr("scaling.train.task.more"));
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);
+    ImGui::TextUnformatted(tr("scaling.train.task.help"));
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+  row_label("scaling.train.dk");
+  if (int_combo(state, "##train_dk", &lab.train_d_k, training_dims(), "train_dk")) training_reset(lab);
+  row_label("scaling.train.lr");
+  if (ImGui::SliderFloat("##train_lr", &lab.learning_rate, 0.0001f, 0.1f, "%.4f",
+                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+    training_reset(lab);
+  record_control(state, "train_lr");
+  ImGui::SameLine();
+  help_marker(tr("scaling.train.lr.help"));
+
+  // Start / Pause / Step / Reset in a 2 x 2 grid that fits narrow panels.
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const ImVec2 button((ImGui::GetContentRegionAvail().x - gap) * 0.5f, 0);
+  ImGui::BeginDisabled(lab.running);
+  if (ImGui::Button(tr("scaling.train.start"), button)) lab.running = true;
+  ImGui::EndDisabled();
+  record_control(state, "train_start");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!lab.running);
+  if (ImGui::Button(tr("scaling.train.pause"), button)) lab.running = false;
+  ImGui::EndDisabled();
+  record_control(state, "train_pause");
+  if (ImGui::Button(tr("scaling.train.step"), button)) {
+    lab.running = false;
+    training_step(lab);
+  }
+  record_control(state, "train_step");
+  ImGui::SameLine();
+  if (ImGui::Button(tr("scaling.train.reset"), button)) training_reset(lab);
+  record_control(state, "train_reset");
+
+  const TrainerSummary s = trainer_summary(lab.scaled_model.get());
+  ImGui::Text(tr(lab.running ? "scaling.train.running.fmt" : "scaling.train.paused.fmt"), s.steps);
+  if (lab.running)
+    ImGui::TextDisabled(tr("scaling.train.speed.fmt"), lab.steps_last_frame, lab.train_ms_last_frame);
+  if (!lab.train_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.1f, 0.1f, 1.0f));
+    ImGui::TextWrapped("%s %s", tr("setup.error"), lab.train_error.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+}  // namespace
+
+void scaling_setup_panel(AppState& state) {
+  ImGui::TextUnformatted(tr("scaling.title"));
+  ImGui::SameLine();
+  help_marker(tr("scaling.help"));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.12f, 0.28f, 0.58f, 1.0f));
+  ImGui::TextWrapped("%s", tr("scaling.formula"));
+  ImGui::PopStyleColor();
+  score_controls(state);
+  current_numbers(state);
+  training_controls(state);
+}
+
+}  // namespace attn::ui

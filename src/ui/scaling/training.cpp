@@ -1,0 +1,173 @@
+// Training side by side: the same tiny attention model trained twice, with
+// scores divided by sqrt(d_k) and without, on the same seeded batches.
+//   summary table (steps, loss, accuracy, gradient norm, held-out accuracy)
+//   loss | accuracy | gradient norm curves      | each model's attention on one example
+// Every number comes from the Trainers (core/trainer.hpp).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "ui/explorer/explorer.hpp"
+#include "ui/panel.hpp"
+#include "ui/scaling/scaling.hpp"
+#include "ui/strings.hpp"
+
+namespace attn::ui {
+namespace {
+
+// At most this many points per curve: long runs are thinned evenly (the
+// last step always kept), so a frame's drawing cost stays flat.
+constexpr std::size_t kMaxCurvePoints = 1500;
+
+struct Series {
+  std::vector<float> step, value;
+};
+Series series(const Trainer* trainer, float TrainStepStats::*field) {
+  Series s;
+  if (!trainer) return s;
+  const auto& h = trainer->history();
+  const std::size_t stride = std::max<std::size_t>(1, (h.size() + kMaxCurvePoints - 1) / kMaxCurvePoints);
+  for (std::size_t i = 0; i < h.size(); i += stride) {
+    s.step.push_back(float(h[i].step));
+    s.value.push_back(h[i].*field);
+  }
+  if (!h.empty() && (h.size() - 1) % stride != 0) {
+    s.step.push_back(float(h.back().step));
+    s.value.push_back(h.back().*field);
+  }
+  return s;
+}
+
+// The legend only on the loss plot (bottom left, under the falling curve):
+// the summary table above names the colours too.
+void curve_plot(const char* id, const ScalingLab& lab, const char* y_label, float TrainStepStats::*field,
+                bool unit_range, int flags) {
+  // A short plot has no room for a legend over its curves.
+  if (ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * 11) flags |= plot::PlotFlags_NoLegend;
+  if (!plot::BeginPlot(id, ImVec2(0, 0), flags)) return;
+  plot::SetupAxes(tr("scaling.axis.step"), y_label);
+  if (unit_range) plot::SetupAxisLimits(plot::Axis_Y, 0.0, 1.05);
+  const Series scaled = series(lab.scaled_model.get(), field);
+  const Series unscaled = series(lab.unscaled_model.get(), field);
+  plot::SetNextItemColor(scaled_color());
+  plot::PlotLine(tr("scaling.legend.model_scaled"), scaled.step.data(), scaled.value.data(), int(scaled.step.size()));
+  plot::SetNextItemColor(raw_color());
+  plot::PlotLine(tr("scaling.legend.model_unscaled"), unscaled.step.data(), unscaled.value.data(),
+                 int(unscaled.step.size()));
+  plot::EndPlot();
+}
+
+std::string eval_text(float accuracy) {
+  if (accuracy < 0) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %%", double(accuracy) * 100.0);
+  return text;
+}
+
+void summary_table(const ScalingLab& lab) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame;
+  if (!ImGui::BeginTable("##training_summary", 6, flags)) return;
+  ImGui::TableSetupColumn(tr("scaling.table.model"));
+  ImGui::TableSetupColumn(tr("scaling.table.steps"));
+  ImGui::TableSetupColumn(tr("scaling.table.loss"));
+  ImGui::TableSetupColumn(tr("scaling.table.accuracy"));
+  ImGui::TableSetupColumn(tr("scaling.table.grad"));
+  ImGui::TableSetupColumn(tr("scaling.table.eval"));
+  ImGui::TableHeadersRow();
+  const struct {
+    const char* name;
+    const Trainer* trainer;
+    float eval;
+    ImU32 color;
+  } rows[] = {{"scaling.table.scaled", lab.scaled_model.get(), lab.scaled_eval, scaled_color()},
+              {"scaling.table.unscaled", lab.unscaled_model.get(), lab.unscaled_eval, raw_color()}};
+  for (const auto& row : rows) {
+    const TrainerSummary s = trainer_summary(row.trainer);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextColored(ImColor(row.color), "%s", tr(row.name));
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", s.steps);
+    ImGui::TableNextColumn();
+    if (s.steps) ImGui::Text("%.4f", double(s.loss));
+    else ImGui::TextUnformatted("-");
+    ImGui::TableNextColumn();
+    if (s.steps) ImGui::Text("%.1f %%", double(s.accuracy) * 100.0);
+    else ImGui::TextUnformatted("-");
+    ImGui::TableNextColumn();
+    if (s.steps) ImGui::Text("%.4g", double(s.grad_norm));
+    else ImGui::TextUnformatted("-");
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(eval_text(row.eval).c_str());
+  }
+  ImGui::EndTable();
+}
+
+void example_heatmap(AppState& state, const char* name, const Matrix& weights) {
+  const ScalingLab& lab = state.scaling;
+  MatrixPlot mp;
+  mp.name = name;
+  mp.values = &weights;
+  mp.lo = 0.0f;
+  mp.hi = 1.0f;
+  mp.colormap = gfx::Colormap::YlOrRd;
+  mp.row_labels = &lab.example_tokens;
+  mp.col_labels = &lab.example_tokens;
+  mp.row_axis = tr("axis.query");
+  mp.col_axis = tr("axis.key");
+  mp.value_name = tr("tip.weight");
+  draw_matrix(state, mp, ImVec2(0, 0));
+}
+
+}  // namespace
+
+void training_panels(AppState& state) {
+  const ScalingLab& lab = state.scaling;
+  char title[160];
+  std::snprintf(title, sizeof title, tr("scaling.train.header.fmt"), lab.train_d_k, double(lab.learning_rate));
+  ImGui::TextUnformatted(title);
+  ImGui::SameLine();
+  help_marker(tr("scaling.train.help"));
+  summary_table(lab);
+
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 gap = ImGui::GetStyle().ItemSpacing;
+  const float left_w = std::floor((avail.x - gap.x) * 0.55f);
+  const float plot_h = std::floor((avail.y - 2 * gap.y) / 3.0f);
+
+  ImGui::BeginGroup();
+  if (begin_panel("##train_loss", ImVec2(left_w, plot_h), tr("scaling.loss.title"), tr("scaling.loss.help"),
+                  tr("scaling.loss.formula")))
+    curve_plot("##loss_plot", lab, tr("scaling.axis.loss"), &TrainStepStats::loss, false,
+               plot::PlotFlags_LegendWest | plot::PlotFlags_LegendSouth);
+  end_panel();
+  if (begin_panel("##train_accuracy", ImVec2(left_w, plot_h), tr("scaling.accuracy.title"),
+                  tr("scaling.accuracy.help"), nullptr))
+    curve_plot("##accuracy_plot", lab, tr("scaling.axis.accuracy"), &TrainStepStats::accuracy, true, plot::PlotFlags_NoLegend);
+  end_panel();
+  if (begin_panel("##train_grad", ImVec2(left_w, plot_h), tr("scaling.grad.title"), tr("scaling.grad.help"), nullptr))
+    curve_plot("##grad_plot", lab, tr("scaling.axis.grad"), &TrainStepStats::grad_norm, false, plot::PlotFlags_NoLegend);
+  end_panel();
+  ImGui::EndGroup();
+
+  ImGui::SameLine(0, gap.x);
+  ImGui::BeginGroup();
+  const float map_h = std::floor((avail.y - gap.y) * 0.5f);
+  if (begin_panel("##train_map_scaled", ImVec2(0, map_h), tr("scaling.map.scaled.title"), tr("scaling.map.help"),
+                  nullptr) &&
+      lab.scaled_example.size() > 0)
+    example_heatmap(state, "train_scaled", lab.scaled_example);
+  end_panel();
+  if (begin_panel("##train_map_unscaled", ImVec2(0, map_h), tr("scaling.map.unscaled.title"), tr("scaling.map.help"),
+                  nullptr) &&
+      lab.unscaled_example.size() > 0)
+    example_heatmap(state, "train_unscaled", lab.unscaled_example);
+  end_panel();
+  ImGui::EndGroup();
+}
+
+}  // namespace attn::ui

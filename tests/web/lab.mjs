@@ -1,0 +1,128 @@
+// Shared helpers for the browser tests that drive the lab with REAL input
+// events (page.mouse / page.keyboard): the Chromium flags that work here, and
+// a Lab wrapper that reads window.attentionLab (layout() says where widgets
+// are, state() what the UI holds) and clicks/drags widgets by name.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { chromium } from 'playwright-core';
+import { PNG } from 'pngjs';
+
+import { Checks } from './pixels.mjs';
+import { serveDirectory } from './static_server.mjs';
+
+export const READY_TIMEOUT_MS = 120_000;  // SwiftShader compiles shaders slowly on a busy machine
+export const CHROMIUM_ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+  '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+
+// compute()/layout()/state() may hand back JSON text or an object; the tests want objects.
+export const asObject = (v) => (typeof v === 'string' ? JSON.parse(v) : v);
+
+export class Lab {
+  constructor(page) { this.page = page; }
+  state() { return this.page.evaluate(() => window.attentionLab.state()).then(asObject); }
+  layout() { return this.page.evaluate(() => window.attentionLab.layout()).then(asObject); }
+  config() { return this.page.evaluate(() => window.attentionLab.currentConfig()).then(asObject); }
+  compute(config) {
+    return this.page.evaluate((t) => window.attentionLab.compute(t), JSON.stringify(config)).then(asObject);
+  }
+  // A few animation frames: ImGui reacts to an event on the next frame and
+  // some widgets (combo popups, tabs) need one more to settle.
+  frames(n = 3) {
+    return this.page.evaluate((count) => new Promise((ok) => {
+      const step = (k) => (k ? requestAnimationFrame(() => step(k - 1)) : ok());
+      step(count);
+    }), n);
+  }
+  async canvasOffset() {
+    return this.page.evaluate(() => {
+      const r = document.querySelector('canvas').getBoundingClientRect();
+      return { left: r.left, top: r.top };
+    });
+  }
+  // A control's CSS rect in page coordinates (from layout().controls).
+  async controlRect(name) {
+    const layout = await this.layout();
+    const r = layout.controls?.[name];
+    if (!r) throw new Error(`control ${name} is not on screen; controls: ${Object.keys(layout.controls ?? {})}`);
+    const o = await this.canvasOffset();
+    return { x: o.left + r.css_x, y: o.top + r.css_y, w: r.css_w, h: r.css_h };
+  }
+  // Centre of a control in page coordinates.
+  async controlCentre(name) {
+    const r = await this.controlRect(name);
+    return { x: r.x + r.w / 2, y: r.y + r.h / 2 };
+  }
+  async click(name) {
+    const p = await this.controlCentre(name);
+    await this.page.mouse.move(p.x, p.y);
+    await this.frames(2);
+    await this.page.mouse.down();
+    await this.frames(2);
+    await this.page.mouse.up();
+    await this.frames(3);
+  }
+  async cellCentre(hm, q, k) {
+    const o = await this.canvasOffset();
+    return { x: o.left + hm.css_x + (k - hm.col0 + 0.5) * hm.css_w / hm.cols,
+             y: o.top + hm.css_y + (q - hm.row0 + 0.5) * hm.css_h / hm.rows };
+  }
+  // Dear ImGui 1.86 samples key state once per frame (no input queue): a key
+  // pressed and released within one frame is never seen, so hold each key
+  // down across frames. `keys` like ['Control', 'a'] are held together.
+  async chord(...keys) {
+    for (const key of keys) {
+      await this.page.keyboard.down(key);
+      await this.frames(2);
+    }
+    for (const key of [...keys].reverse()) {
+      await this.page.keyboard.up(key);
+      await this.frames(1);
+    }
+    await this.frames(2);
+  }
+  async screenshot() { return PNG.sync.read(await this.page.screenshot({ type: 'png' })); }
+}
+
+// Runs one browser test: serves webDir, opens a fresh headless Chromium at
+// `viewport`, calls run(checks, page, url), fails on any console or page
+// error, saves the console log as <name>_console.log beside the screenshots.
+// Returns the process exit code.
+export async function runBrowserTest({ name, logName, webDir, artefactsDir, viewport, run }) {
+  const c = new Checks(name);
+  if (!existsSync(join(webDir, 'index.html'))) {
+    c.check(false, `web build found in ${webDir}`, 'index.html is missing (build target attention_web first)');
+    return c.finish();
+  }
+  await mkdir(artefactsDir, { recursive: true });
+  const { server, url } = await serveDirectory(webDir);
+  const profile = await mkdtemp(join(tmpdir(), 'attn-chromium-'));
+  const errors = [];
+  const log = [];
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, viewport, deviceScaleFactor: 1,
+    });
+    const page = context.pages()[0] ?? await context.newPage();
+    page.on('console', (msg) => {
+      log.push(`[${msg.type()}] ${msg.text()}`);
+      if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+    });
+    page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+    await run(c, page, url);
+    c.check(errors.length === 0, 'no console errors or page errors', errors.join('\n    '));
+  } catch (e) {
+    c.check(false, 'the browser test ran to the end', e.stack ?? String(e));
+    if (errors.length) console.log('  errors so far:\n    ' + errors.join('\n    '));
+  } finally {
+    await context?.close().catch(() => {});
+    server.close();
+    await rm(profile, { recursive: true, force: true });
+    await writeFile(join(artefactsDir, `${logName}_console.log`), log.join('\n') + '\n').catch(() => {});
+  }
+  return c.finish();
+}
