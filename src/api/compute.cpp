@@ -33,8 +33,8 @@ const std::initializer_list<const char*> kExplicitFields = {"Q", "K", "V", "mask
 // Everything an explorer config (text or experiment) may hold; explorer_json
 // says which of these each kind takes.
 const std::initializer_list<const char*> kExplorerFields = {
-    "text", "experiment", "d_model", "heads", "seed", "projection", "positions", "temperature",
-    "scale", "mask"};
+    "text",          "experiment",     "d_model",    "heads",       "seed",  "projection", "positions",
+    "trained_steps", "trained_scaled", "trained_lr", "temperature", "scale", "mask"};
 
 ComputeResult fail(const std::string& message) { return {false, dump(OutJson{{"error", message}})}; }
 ComputeResult succeed(const OutJson& result) { return {true, dump(result)}; }

@@ -20,7 +20,8 @@ using OrderedJson = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std
                                          std::int64_t, std::uint64_t, float>;
 
 const std::initializer_list<const char*> kTextFields = {
-    "text", "d_model", "heads", "seed", "projection", "positions", "temperature", "scale", "mask"};
+    "text",          "d_model",        "heads",      "seed",        "projection", "positions",
+    "trained_steps", "trained_scaled", "trained_lr", "temperature", "scale",      "mask"};
 const std::initializer_list<const char*> kExperimentFields = {"experiment", "temperature", "scale",
                                                               "mask"};
 
@@ -196,6 +197,18 @@ std::string read_explorer_config(const Json& config, ExplorerConfig& out) {
       if (std::string e = read_projection(*v, out.projection); !e.empty()) return e;
     if (const Json* v = find_field(config, "positions"))
       if (std::string e = read_bool(*v, "positions", out.positions); !e.empty()) return e;
+    // The trained projection's recipe (see ExplorerConfig): only with "projection": "trained".
+    const char* trained_fields[] = {"trained_steps", "trained_scaled", "trained_lr"};
+    for (const char* f : trained_fields)
+      if (find_field(config, f) && out.projection != Projection::Trained)
+        return std::string(f) + ": only with \"projection\": \"trained\"";
+    if (const Json* v = find_field(config, "trained_steps"))
+      if (std::string e = read_int(*v, "trained_steps", 1, L::kMaxTrainedSteps, out.trained_steps); !e.empty())
+        return e;
+    if (const Json* v = find_field(config, "trained_scaled"))
+      if (std::string e = read_bool(*v, "trained_scaled", out.trained_scaled); !e.empty()) return e;
+    if (const Json* v = find_field(config, "trained_lr"))
+      if (std::string e = read_positive_float(*v, "trained_lr", out.trained_learning_rate); !e.empty()) return e;
   }
   if (const Json* v = find_field(config, "temperature"))
     if (std::string e = read_positive_float(*v, "temperature", out.temperature); !e.empty()) return e;
@@ -227,6 +240,11 @@ std::string print_explorer_config(const ExplorerConfig& c) {
     j["seed"] = c.seed;
     j["projection"] = projection_name(c.projection);
     j["positions"] = c.positions;
+    if (c.projection == Projection::Trained) {
+      j["trained_steps"] = c.trained_steps;
+      j["trained_scaled"] = c.trained_scaled;
+      j["trained_lr"] = c.trained_learning_rate;
+    }
   } else {
     j["experiment"] = input_name(c.input);
   }

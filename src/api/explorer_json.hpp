@@ -8,6 +8,8 @@
 //    "d_model": 32, "heads": 4, "seed": 1,
 //    "projection": "random" | "identity" | "chapter" | "trained",
 //    "positions": false, "temperature": 1.0, "scale": "sqrt" | "none" | number,
+//    "trained_steps": 100, "trained_scaled": true, "trained_lr": 0.003 (only with
+//      "projection": "trained": the scaling lab's model with d_k = d_model, retrained),
 //    "mask": "none" | "causal" | "padding" | {"pad": k} | [[0/1, ...], ...]}
 // d_model, heads, seed, projection and positions belong to text configs only
 // (an experiment fixes its own input and projections); in an experiment config

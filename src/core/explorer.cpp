@@ -85,8 +85,15 @@ std::string check_explorer_config(const ExplorerConfig& c) {
   } else if (c.mask == Mask::Kind::Padding && c.pads > 0) {
     return "mask: pads can only be appended to a text";
   }
-  if (c.projection == Projection::Trained)
-    return "projection: no trained model is available yet";
+  if (c.input == Input::Text && c.projection == Projection::Trained) {
+    if (std::string e = check_train_config(trained_recipe(c)); !e.empty()) return "projection: trained model: " + e;
+    if (c.trained_steps < 1 || c.trained_steps > L::kMaxTrainedSteps)
+      return "trained_steps: must be between 1 and " + std::to_string(L::kMaxTrainedSteps);
+    if (static_cast<long long>(c.trained_steps) * c.d_model * c.d_model > L::kMaxTrainingWork)
+      return "trained_steps: retraining " + std::to_string(c.trained_steps) + " steps at d_model " +
+             std::to_string(c.d_model) + " is too slow for the explorer (steps x d_model^2 <= " +
+             std::to_string(L::kMaxTrainingWork) + ")";
+  }
   if (!(c.temperature >= L::kMinTemperature && c.temperature <= L::kMaxTemperature))
     return "temperature: must be between 0.001 and 1000";
   if (c.scale.kind == Scale::Kind::Value && !(c.scale.value > 0.f && c.scale.value <= L::kMaxScale))
@@ -108,6 +115,16 @@ std::string check_explorer_config(const ExplorerConfig& c) {
            std::to_string(c.custom_mask.cols()) + " but there are " + std::to_string(n) +
            " tokens (one row and one column per token)";
   return {};
+}
+
+TrainConfig trained_recipe(const ExplorerConfig& c) {
+  TrainConfig t;
+  t.d_k = c.d_model;
+  t.heads = c.heads;
+  t.scaled = c.trained_scaled;
+  t.learning_rate = c.trained_learning_rate;
+  t.seed = c.seed;
+  return t;
 }
 
 static HeadSummary summarise(const Matrix& weights) {
@@ -146,8 +163,15 @@ static void build_inputs(const ExplorerConfig& c, ExplorerResult& r) {
           r.weights.W_k = r.weights.W_v = r.weights.W_o = r.weights.W_q;
           break;
         case Projection::Chapter: r.weights = figure41_projections(c.d_model, c.heads); break;
-        case Projection::Random:
-        case Projection::Trained: r.weights = random_projections(c.d_model, c.heads, c.seed); break;
+        case Projection::Random: r.weights = random_projections(c.d_model, c.heads, c.seed); break;
+        case Projection::Trained: {
+          // Retrained from the recipe (deterministic, bit-identical in every build),
+          // so the config alone reproduces what the lab trained.
+          Trainer trainer(trained_recipe(c));
+          for (int s = 0; s < c.trained_steps; ++s) trainer.step();
+          r.weights = trainer.projections();
+          break;
+        }
       }
       break;
   }
@@ -160,8 +184,11 @@ static bool same_inputs(const ExplorerConfig& a, const ExplorerConfig& b,
                         const std::vector<std::string>& b_tokens) {
   if (a.input != b.input) return false;
   if (a.input != Input::Text) return true;
+  const bool same_training = a.projection != Projection::Trained ||
+                             (a.trained_steps == b.trained_steps && a.trained_scaled == b.trained_scaled &&
+                              a.trained_learning_rate == b.trained_learning_rate);
   return a_tokens == b_tokens && a.d_model == b.d_model && a.heads == b.heads && a.seed == b.seed &&
-         a.projection == b.projection && a.positions == b.positions;
+         a.projection == b.projection && a.positions == b.positions && same_training;
 }
 
 ExplorerResult run_explorer(const ExplorerConfig& c, const ExplorerResult* previous) {

@@ -58,7 +58,9 @@ BAD = [
     # ---- the explorer's set-up fields ----
     ("unknown projection", '{"text": "a b c", "projection": "learned"}', "projection"),
     ("projection is a number", '{"text": "a b c", "projection": 1}', "projection"),
-    ("trained projection (no model yet)", '{"text": "a b c", "projection": "trained"}', "projection"),
+    ("trained projection, 0 steps", '{"text": "a b c", "projection": "trained", "trained_steps": 0}', "trained_steps"),
+    ("trained_steps without the trained projection", '{"text": "a b c", "trained_steps": 5}', "trained_steps"),
+    ("trained projection, too slow to retrain", '{"text": "a b", "projection": "trained", "d_model": 512, "heads": 1, "trained_steps": 100}', "trained_steps"),
     ("chapter projection with d_head 1", '{"text": "a b c", "d_model": 4, "heads": 4, "projection": "chapter"}',
      "projection"),
     ("positions is 1", '{"text": "a b c", "positions": 1}', "positions"),

@@ -14,6 +14,7 @@ cli = sys.argv[1]
 c = Checks("cli_config")
 
 TEXT_KEYS = ["text", "d_model", "heads", "seed", "projection", "positions", "temperature", "scale", "mask"]
+TRAINED_KEYS = TEXT_KEYS[:6] + ["trained_steps", "trained_scaled", "trained_lr"] + TEXT_KEYS[6:]
 EXPERIMENT_KEYS = ["experiment", "temperature", "scale", "mask"]
 
 
@@ -38,7 +39,8 @@ CONFIGS = [
     ({"text": "a b c", "projection": "chapter", "d_model": 32.0, "heads": 4.0}, True),
     ({"text": "quotes \" and \\ and \n newline", "seed": 18446744073709551615}, True),
     ({"text": "tiny temperature", "temperature": 1e-40}, False),  # parses; attend rejects it (T < 0.001)
-    ({"text": "a b", "projection": "trained"}, False),  # parses; no trained model yet
+    ({"text": "a b", "projection": "trained", "heads": 1, "trained_steps": 10, "trained_lr": 0.01}, True),
+    ({"text": "a b", "projection": "trained", "trained_steps": 4000, "d_model": 64}, False),  # too slow to retrain
     ({"text": "a b", "heads": 5}, False),               # parses; heads must divide d_model
     ({"experiment": "fig41"}, True),
     ({"experiment": "causal", "mask": "causal", "temperature": 2.5, "scale": "none"}, True),
@@ -52,7 +54,8 @@ for config, runs in CONFIGS:
                    f"rc={rc} {err[:200]}"):
         continue
     printed = json.loads(out1)
-    keys = EXPERIMENT_KEYS if "experiment" in config else TEXT_KEYS
+    keys = (EXPERIMENT_KEYS if "experiment" in config
+            else TRAINED_KEYS if config.get("projection") == "trained" else TEXT_KEYS)
     c.check(list(printed) == keys, f"{name}: canonical form has every field, in order", str(list(printed)))
     for key, value in config.items():
         if key != "mask":

@@ -9,6 +9,7 @@
 
 #include "core/experiments.hpp"
 #include "core/explorer.hpp"
+#include "core/trainer.hpp"
 #include "core/reference.hpp"
 #include "core/sentence.hpp"
 #include "core/tokenizer.hpp"
@@ -385,8 +386,10 @@ TEST_CASE("check_explorer_config names the field to fix") {
        "heads: 7 does not divide d_model 30 (each head gets d_model / heads columns); try 6 or 10"},
       {"chapter with d_head 1", [](ExplorerConfig& c) { c.d_model = 4; c.heads = 4; c.projection = Projection::Chapter; },
        "projection: the chapter projections read two features per head"},
-      {"trained", [](ExplorerConfig& c) { c.projection = Projection::Trained; },
-       "projection: no trained model is available yet"},
+      {"trained, steps 0", [](ExplorerConfig& c) { c.projection = Projection::Trained; c.trained_steps = 0; },
+       "trained_steps: must be between 1 and 5000"},
+      {"trained, too much work", [](ExplorerConfig& c) { c.projection = Projection::Trained; c.d_model = 256; c.heads = 1; c.trained_steps = 1000; },
+       "trained_steps: retraining 1000 steps at d_model 256 is too slow"},
       {"negative pads", [](ExplorerConfig& c) { c.mask = Mask::Kind::Padding; c.pads = -1; },
        "mask: the number of pads must be between 0 and 1024"},
       {"pads on an experiment", [](ExplorerConfig& c) { c.input = Input::Figure41; c.mask = Mask::Kind::Padding; c.pads = 2; },
@@ -500,4 +503,34 @@ TEST_CASE("heads x tokens^2 is bounded: 16 heads x 512 tokens fit, 16 x 600 do n
   CHECK(check_explorer_config(c).rfind("heads: 16 heads x 600^2 tokens is 5760000 weights", 0) == 0);
   c.heads = 8;  // 2.88M weights
   CHECK(check_explorer_config(c).empty());
+}
+
+TEST_CASE("the trained projection is the scaling lab's model, retrained from its recipe") {
+  ExplorerConfig c;
+  c.text = "the cat sat on the mat";
+  c.projection = Projection::Trained;
+  c.d_model = 32;
+  c.heads = 1;
+  c.seed = 3;
+  c.trained_steps = 20;
+  REQUIRE(check_explorer_config(c).empty());
+  const ExplorerResult r = run_explorer(c);
+
+  // The same recipe trained by hand gives the same projections.
+  TrainConfig recipe;
+  recipe.d_k = 32;
+  recipe.heads = 1;
+  recipe.seed = 3;
+  Trainer trainer(recipe);
+  for (int s = 0; s < 20; ++s) trainer.step();
+  const MultiHeadWeights w = trainer.projections();
+  CHECK(r.weights.W_q == w.W_q);
+  CHECK(r.weights.W_k == w.W_k);
+  CHECK(r.weights.W_v == w.W_v);
+  // And attention on the sentence uses them: compare with multi-head attention directly.
+  const MultiHeadResult direct = multi_head_attention(r.X, w);
+  CHECK(r.attention.average_weights == direct.average_weights);
+  // More training changes the model.
+  c.trained_steps = 21;
+  CHECK(run_explorer(c, &r).weights.W_q != w.W_q);
 }

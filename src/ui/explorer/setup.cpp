@@ -148,10 +148,22 @@ void scoring_controls(AppState& state) {
   if (ImGui::BeginCombo(tr("setup.projection"), tr(projection_keys[int(c.projection)]))) {
     for (int i = 0; i < 4; ++i) {
       const Projection p = Projection(i);
-      // No trained model exists yet: the entry is shown, greyed, with a note.
-      const ImGuiSelectableFlags flags = p == Projection::Trained ? ImGuiSelectableFlags_Disabled : 0;
+      // "trained" takes the scaling lab's scaled model: greyed until it has trained.
+      const Trainer* model = state.scaling.scaled_model.get();
+      const bool trained = model && !model->history().empty();
+      const ImGuiSelectableFlags flags = p == Projection::Trained && !trained ? ImGuiSelectableFlags_Disabled : 0;
       if (ImGui::Selectable(tr(projection_keys[i]), c.projection == p, flags)) {
         c.projection = p;
+        if (p == Projection::Trained) {
+          // The model's recipe: the config retrains it, so the view stays reproducible.
+          const TrainConfig& t = model->config();
+          c.d_model = t.d_k;
+          c.heads = t.heads;
+          c.seed = t.seed;
+          c.trained_scaled = t.scaled;
+          c.trained_learning_rate = t.learning_rate;
+          c.trained_steps = int(model->history().size());
+        }
         state.config_changed = true;
       }
       record_control(state, std::string("projection_item_") + projection_name(p));
@@ -159,6 +171,13 @@ void scoring_controls(AppState& state) {
     ImGui::EndCombo();
   }
   record_control(state, "projection");
+  if (c.projection == Projection::Trained) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped(tr("setup.trained.fmt"), c.trained_steps,
+                       tr(c.trained_scaled ? "setup.trained.scaled" : "setup.trained.raw"),
+                       double(c.trained_learning_rate));
+    ImGui::PopStyleColor();
+  }
   // The modes' one-line meaning, as a tooltip: the panel is narrow at 800 px.
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
