@@ -27,8 +27,8 @@ import { join, resolve } from 'node:path';
 
 import { PNG } from 'pngjs';
 
-import { checkHeatmaps, colormapColor, countDistinctColours, normalise, pixelAt } from './pixels.mjs';
-import { Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
+import { colormapColor, countDistinctColours, normalise, pixelAt } from './pixels.mjs';
+import { checkPixels, Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!webDir || !artefactsDir) {
@@ -38,28 +38,6 @@ if (!webDir || !artefactsDir) {
 const SIZES = [{ width: 1280, height: 800 }, { width: 800, height: 600 }];
 const VIEWS = ['heatmaps', 'focus', 'steps', 'lines', 'stats', 'chapter', 'debug'];
 const NEW_SENTENCE = 'When reading sat you look at cat and mat';
-
-// Every heatmap on screen against compute(layout.config).
-async function checkPixels(c, lab, what, png = null) {
-  await lab.frames(2);
-  const layout = await lab.layout();
-  png = png ?? await lab.screenshot();
-  const result = await lab.compute(layout.config);
-  if (!c.check(!result.error, `${what}: compute(layout.config) succeeds`, result.error)) return { layout, png, result };
-  const o = await lab.canvasOffset();
-  let checked = 0;
-  const failures = [];
-  for (const hm of layout.heatmaps) {
-    const r = checkHeatmaps(png, { heatmaps: [hm] }, result,
-      (h) => ({ x: o.left + h.css_x, y: o.top + h.css_y, w: h.css_w, h: h.css_h }));
-    checked += r.checked;
-    failures.push(...r.failures);
-  }
-  c.check(failures.length === 0 && (checked > 0 || layout.heatmaps.every((h) => !['average', 'weights', 'scores', 'scaled_scores'].includes(h.source))),
-          `${what}: ${checked} heatmap cell centres in ${layout.heatmaps.length} heatmaps have the colour of their value`,
-          failures.slice(0, 8).join('\n    '));
-  return { layout, png, result };
-}
 
 async function typeSentence(c, lab, page) {
   const before = await lab.state();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
 
-import { Checks } from './pixels.mjs';
+import { Checks, checkHeatmaps } from './pixels.mjs';
 import { serveDirectory } from './static_server.mjs';
 
 export const READY_TIMEOUT_MS = 120_000;  // SwiftShader compiles shaders slowly on a busy machine
@@ -125,4 +125,26 @@ export async function runBrowserTest({ name, logName, webDir, artefactsDir, view
     await writeFile(join(artefactsDir, `${logName}_console.log`), log.join('\n') + '\n').catch(() => {});
   }
   return c.finish();
+}
+
+// Every heatmap on screen against compute(layout.config).
+export async function checkPixels(c, lab, what, png = null) {
+  await lab.frames(2);
+  const layout = await lab.layout();
+  png = png ?? await lab.screenshot();
+  const result = await lab.compute(layout.config);
+  if (!c.check(!result.error, `${what}: compute(layout.config) succeeds`, result.error)) return { layout, png, result };
+  const o = await lab.canvasOffset();
+  let checked = 0;
+  const failures = [];
+  for (const hm of layout.heatmaps) {
+    const r = checkHeatmaps(png, { heatmaps: [hm] }, result,
+      (h) => ({ x: o.left + h.css_x, y: o.top + h.css_y, w: h.css_w, h: h.css_h }));
+    checked += r.checked;
+    failures.push(...r.failures);
+  }
+  c.check(failures.length === 0 && (checked > 0 || layout.heatmaps.every((h) => !['average', 'weights', 'scores', 'scaled_scores'].includes(h.source))),
+          `${what}: ${checked} heatmap cell centres in ${layout.heatmaps.length} heatmaps have the colour of their value`,
+          failures.slice(0, 8).join('\n    '));
+  return { layout, png, result };
 }

@@ -27,7 +27,7 @@ import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 
 import { figure42Reference, stdTolerance } from './fig42_reference.mjs';
-import { Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
+import { checkPixels, Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
 import { countDistinctColours } from './pixels.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
@@ -201,6 +201,24 @@ async function screenshots(c, lab, page, size) {
   }
 }
 
+// The explorer's "trained" projection takes the lab's scaled model (mouse only),
+// and what it draws is what compute(its config) returns: the config retrains it.
+async function useTrainedModel(c, lab) {
+  const steps = (await lab.state()).scaling.training.scaled.steps;
+  await lab.click('tab_heatmaps');
+  await lab.frames(3);
+  await lab.click('projection');
+  await lab.frames(3);
+  await lab.click('projection_item_trained');
+  await lab.frames(4);
+  const config = await lab.config();
+  c.check(config.projection === 'trained' && config.trained_steps === steps && config.trained_scaled === true,
+          `the explorer's projection combo picks the trained model (${steps} steps)`, JSON.stringify(config));
+  await checkPixels(c, lab, 'trained projection');
+  await lab.click('tab_scaling');
+  await lab.frames(3);
+}
+
 async function run(c, page, url) {
   await page.goto(url + 'index.html');
   await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
@@ -219,6 +237,7 @@ async function run(c, page, url) {
   c.check(sat.scaling.panel === 'saturation' && sat.scaling.d_k >= 700,
           `the saturation panel at a large d_k (${sat.scaling.d_k})`);
   await training(c, lab, page);
+  await useTrainedModel(c, lab);
   // Panels at both sizes (the training panel shows the paused, trained models).
   for (const size of SIZES) await screenshots(c, lab, page, size);
   await page.setViewportSize(SIZES[0]);
