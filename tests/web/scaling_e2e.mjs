@@ -241,6 +241,7 @@ async function run(c, page, url) {
   // Panels at both sizes (the training panel shows the paused, trained models).
   for (const size of SIZES) await screenshots(c, lab, page, size);
   await page.setViewportSize(SIZES[0]);
+  await lab.frames(6);  // the canvas follows the new size before controls are located again
   await resetTraining(c, lab);
 
   await page.goto(url + 'index.html?view=scaling&panel=saturation&dk=512');
