@@ -131,6 +131,9 @@ static HeadSummary summarise(const Matrix& weights) {
   HeadSummary s;
   s.stats = weight_stats(weights);
   s.mean_entropy = weights.rows() ? row_entropy(weights).mean() : 0.f;
+  // Computed once per result, not per drawn frame (the stats view plots it).
+  s.histogram = histogram(weights.data(), std::size_t(weights.size()), Figure41Config{}.histogram_bins,
+                          s.stats.min, s.stats.max);
   return s;
 }
 

@@ -78,6 +78,7 @@ TrainConfig trained_recipe(const ExplorerConfig& config);
 struct HeadSummary {
   WeightStats stats;       // min, max, mean of the weights
   float mean_entropy = 0;  // mean over query rows of the row entropy (nats)
+  Histogram histogram;     // of the weights: 25 bins over [min, max], as Figure 4.1
 };
 
 struct ExplorerResult {

@@ -534,3 +534,16 @@ TEST_CASE("the trained projection is the scaling lab's model, retrained from its
   c.trained_steps = 21;
   CHECK(run_explorer(c, &r).weights.W_q != w.W_q);
 }
+
+TEST_CASE("each head summary carries its 25-bin weight histogram over [min, max]") {
+  ExplorerConfig c;
+  const ExplorerResult r = run_explorer(c);
+  for (std::size_t h = 0; h < r.summaries.size(); ++h) {
+    const Matrix& w = r.attention.heads[h].weights;
+    const Histogram& hist = r.summaries[h].histogram;
+    CHECK(hist.counts.size() == 25u);
+    CHECK(hist.lo == w.minCoeff());
+    CHECK(hist.hi == w.maxCoeff());
+    CHECK(hist.total() == int(w.size()));  // every weight lies in [min, max]
+  }
+}

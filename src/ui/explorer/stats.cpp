@@ -1,6 +1,6 @@
 // The chapter's weight histograms per head (25 bins, as Figure 4.1) and the
 // per-head statistics table (min, max, mean, mean row entropy) + the average.
-// Histograms come from attn::histogram, the table from result.summaries.
+// Both come from result.summaries (computed once per result by the core).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,8 +14,6 @@
 namespace attn::ui {
 namespace {
 
-constexpr int kHistogramBins = 25;  // the chapter's choice
-
 void histogram_plot(const ExplorerResult& r) {
   // Sixteen legend rows would cover the bars: many heads get a note instead.
   const bool legend = r.attention.heads.size() <= 8;
@@ -23,9 +21,7 @@ void histogram_plot(const ExplorerResult& r) {
   if (!plot::BeginPlot("##explorer_histograms", ImVec2(0, 0), legend ? 0 : plot::PlotFlags_NoLegend)) return;
   plot::SetupAxes(tr("axis.weight"), tr("axis.count"));
   for (std::size_t h = 0; h < r.attention.heads.size(); ++h) {
-    const Matrix& w = r.attention.heads[h].weights;
-    const WeightStats& s = r.summaries[h].stats;
-    const Histogram hist = histogram(w.data(), std::size_t(w.size()), kHistogramBins, s.min, s.max);
+    const Histogram& hist = r.summaries[h].histogram;
     std::vector<float> lefts;
     for (int i = 0; i < int(hist.counts.size()); ++i) lefts.push_back(hist.bin_left(i));
     char label[32];
