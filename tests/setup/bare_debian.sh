@@ -71,7 +71,7 @@ rm -f "$DIR/etc/apt/sources.list" "$DIR"/etc/apt/sources.list.d/*
 cp -a /etc/apt/sources.list.d/. "$DIR/etc/apt/sources.list.d/" 2>/dev/null || true
 [ -f /etc/apt/sources.list ] && cp /etc/apt/sources.list "$DIR/etc/apt/sources.list"
 cp -a /usr/local/share/ca-certificates/. "$DIR/usr/local/share/ca-certificates/" 2>/dev/null || true
-cp /etc/resolv.conf "$DIR/etc/resolv.conf"
+cp /etc/resolv.conf /etc/hosts /etc/hostname "$DIR/etc/" 2>/dev/null || true  # sudo wants its host name resolvable
 mount -t proc proc "$DIR/proc"
 mount --rbind /sys "$DIR/sys"
 mount --bind /dev "$DIR/dev"
