@@ -6,13 +6,23 @@
 namespace attn::gfx {
 namespace {
 
-// Equally spaced anchors, given as 0xRRGGBB.
-// YlOrRd: ColorBrewer's 9-class scheme, exactly what matplotlib interpolates.
+// YlOrRd: ColorBrewer's 9-class scheme as equally spaced anchors (0xRRGGBB),
+// exactly what matplotlib's LinearSegmentedColormap interpolates.
 constexpr uint32_t kYlOrRd[] = {0xffffcc, 0xffeda0, 0xfed976, 0xfeb24c, 0xfd8d3c,
                                 0xfc4e2a, 0xe31a1c, 0xbd0026, 0x800026};
-// Viridis sampled at linspace(0, 1, 10).
-constexpr uint32_t kViridis[] = {0x440154, 0x482878, 0x3e4989, 0x31688e, 0x26828e,
-                                 0x1f9e89, 0x35b779, 0x6ece58, 0xb5de2b, 0xfde725};
+
+// Viridis is a ListedColormap of 256 hand-tuned colours, not an
+// interpolation: no handful of anchors reproduces it (a 10-sample blend was
+// off by up to 15 levels near the yellow end). So the table itself is
+// carried: matplotlib's viridis (CC0, by Stefan van der Walt and Nathaniel
+// Smith) as the bytes matplotlib gives, written by tests/golden/make_colormaps.py.
+struct Rgb8 {
+  uint8_t r, g, b;
+};
+constexpr Rgb8 kViridis[] = {
+#include "gfx/viridis_table.inc"
+};
+static_assert(sizeof(kViridis) / sizeof(kViridis[0]) == kLutSize, "viridis needs 256 entries");
 
 template <std::size_t N>
 ColormapLut interpolate(const uint32_t (&anchors)[N]) {
@@ -33,6 +43,12 @@ ColormapLut interpolate(const uint32_t (&anchors)[N]) {
   return lut;
 }
 
+ColormapLut listed(const Rgb8 (&table)[kLutSize]) {
+  ColormapLut lut{};
+  for (int i = 0; i < kLutSize; ++i) lut[i] = Rgba8{table[i].r, table[i].g, table[i].b, 255};
+  return lut;
+}
+
 }  // namespace
 
 const char* colormap_name(Colormap colormap) {
@@ -46,7 +62,7 @@ const char* colormap_name(Colormap colormap) {
 const ColormapLut& colormap_lut(Colormap colormap) {
   // Function-local constants: computed once, never modified afterwards.
   static const ColormapLut ylorrd = interpolate(kYlOrRd);
-  static const ColormapLut viridis = interpolate(kViridis);
+  static const ColormapLut viridis = listed(kViridis);
   return colormap == Colormap::Viridis ? viridis : ylorrd;
 }
 

@@ -1,7 +1,11 @@
-// Colormaps for heatmaps and colorbars, matching matplotlib's 256-entry
-// lookup tables: anchors linearly interpolated (LinearSegmentedColormap with
-// N = 256), a normalised value t in [0, 1] picks entry min(int(t * 256), 255),
-// and float channels become bytes by truncation (as imshow does).
+// Colormaps for heatmaps and colorbars, equal byte for byte to matplotlib's
+// 256-entry lookup tables (colormaps[name](np.arange(256), bytes=True); the
+// golden copies and their generator are in tests/golden/, checked by
+// tests/gfx/). YlOrRd interpolates its 9 ColorBrewer anchors linearly
+// (LinearSegmentedColormap with N = 256) and truncates float channels to bytes,
+// as matplotlib does; viridis, a ListedColormap of 256 colours, is matplotlib's
+// table itself (viridis_table.inc). A normalised value t in [0, 1] picks entry
+// min(int(t * 256), 255), as imshow does.
 //
 // The same table drives the GPU (uploaded as a 256 x 1 texture, see
 // heatmap.cpp) and the CPU (colorbars), so both always agree.

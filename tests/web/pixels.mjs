@@ -1,21 +1,32 @@
 // Pixel checks shared by the browser (e2e.mjs) and desktop (desktop.mjs) tests:
 // does every heatmap cell on screen show the colour of its value?
 //
-// The colormaps are written out here from their published anchors, not taken
-// from the app, so a wrong lookup table in the app cannot also be the oracle.
-// The app uses a 256-entry table (index = floor(t * 256)) with bytes
-// truncated, so its colours may differ from these continuous ones by a couple
-// of levels per channel; the default tolerance (6/255) covers that and
-// nothing more.
+// The colormaps come from outside the app, so a wrong lookup table in the app
+// cannot also be the oracle: YlOrRd from its published ColorBrewer anchors,
+// viridis from matplotlib's own 256 entries (tests/golden/viridis_matplotlib.csv,
+// written by tests/golden/make_colormaps.py). Both are read as evenly spaced
+// anchors and interpolated. The app picks one of 256 entries (index =
+// floor(t * 256)) with bytes truncated, so its colours may differ from these
+// continuous ones by a couple of levels per channel; the default tolerance
+// (6/255) covers that and nothing more.
+import { readFileSync } from 'node:fs';
 
 const hex = (s) => [1, 3, 5].map((i) => parseInt(s.slice(i, i + 2), 16));
+
+// [[r, g, b], ...] from a golden "index,r,g,b" CSV ('#' comments, one header).
+function readGoldenColormap(file) {
+  const text = readFileSync(new URL(`../golden/${file}`, import.meta.url), 'utf8');
+  const rows = text.split('\n').filter((line) => /^\d/.test(line)).map((line) => line.split(',').map(Number));
+  if (rows.length !== 256 || rows.some(([index, ...rgb], i) => index !== i || rgb.length !== 3))
+    throw new Error(`${file}: expected rows 0..255 of index,r,g,b`);
+  return rows.map(([, r, g, b]) => [r, g, b]);
+}
 
 // ColorBrewer YlOrRd, 9 classes, evenly spaced over [0, 1].
 const YLORRD = ['#ffffcc', '#ffeda0', '#fed976', '#feb24c', '#fd8d3c',
                 '#fc4e2a', '#e31a1c', '#bd0026', '#800026'].map(hex);
-// matplotlib viridis sampled at linspace(0, 1, 10).
-const VIRIDIS = ['#440154', '#482878', '#3e4989', '#31688e', '#26828e',
-                 '#1f9e89', '#35b779', '#6ece58', '#b5de2b', '#fde725'].map(hex);
+// matplotlib viridis: its 256-colour table (a 10-sample blend is off by up to 15 levels).
+const VIRIDIS = readGoldenColormap('viridis_matplotlib.csv');
 export const COLORMAPS = { ylorrd: YLORRD, viridis: VIRIDIS };
 
 export const DEFAULT_TOLERANCE = 6;
