@@ -89,16 +89,18 @@ export class Lab {
 
 // Runs one browser test: serves webDir, opens a fresh headless Chromium at
 // `viewport`, calls run(checks, page, url), fails on any console or page
-// error, saves the console log as <name>_console.log beside the screenshots.
+// error, saves the console log as <logName>_console.log beside the
+// screenshots; with logRequests, the log ends with every request the page
+// made and its status (shows what a page loads, e.g. nothing from outside).
 // Returns the process exit code.
-export async function runBrowserTest({ name, logName, webDir, artefactsDir, viewport, run }) {
+export async function runBrowserTest({ name, logName, webDir, artefactsDir, viewport, run, logRequests = false }) {
   const c = new Checks(name);
   if (!existsSync(join(webDir, 'index.html'))) {
     c.check(false, `web build found in ${webDir}`, 'index.html is missing (build target attention_web first)');
     return c.finish();
   }
   await mkdir(artefactsDir, { recursive: true });
-  const { server, url } = await serveDirectory(webDir);
+  const { server, url, requests } = await serveDirectory(webDir);
   const profile = await mkdtemp(join(tmpdir(), 'attn-chromium-'));
   const errors = [];
   const log = [];
@@ -122,9 +124,19 @@ export async function runBrowserTest({ name, logName, webDir, artefactsDir, view
     await context?.close().catch(() => {});
     server.close();
     await rm(profile, { recursive: true, force: true });
-    await writeFile(join(artefactsDir, `${logName}_console.log`), log.join('\n') + '\n').catch(() => {});
+    const requestLog = logRequests ? '\nrequests:\n' + requests.map((r) => r.join(' ')).join('\n') + '\n' : '';
+    await writeFile(join(artefactsDir, `${logName}_console.log`), log.join('\n') + '\n' + requestLog).catch(() => {});
   }
   return c.finish();
+}
+
+// checkHeatmaps on each heatmap of a page screenshot on its own:
+// [{hm, checked, skipped, failures}]. Layout css_* are relative to the
+// canvas, the screenshot is of the whole page.
+export async function checkEachHeatmap(lab, png, layout, result) {
+  const o = await lab.canvasOffset();
+  return layout.heatmaps.map((hm) => ({ hm, ...checkHeatmaps(png, { heatmaps: [hm] }, result,
+    (h) => ({ x: o.left + h.css_x, y: o.top + h.css_y, w: h.css_w, h: h.css_h })) }));
 }
 
 // Every heatmap on screen against compute(layout.config).
@@ -134,15 +146,9 @@ export async function checkPixels(c, lab, what, png = null) {
   png = png ?? await lab.screenshot();
   const result = await lab.compute(layout.config);
   if (!c.check(!result.error, `${what}: compute(layout.config) succeeds`, result.error)) return { layout, png, result };
-  const o = await lab.canvasOffset();
-  let checked = 0;
-  const failures = [];
-  for (const hm of layout.heatmaps) {
-    const r = checkHeatmaps(png, { heatmaps: [hm] }, result,
-      (h) => ({ x: o.left + h.css_x, y: o.top + h.css_y, w: h.css_w, h: h.css_h }));
-    checked += r.checked;
-    failures.push(...r.failures);
-  }
+  const each = await checkEachHeatmap(lab, png, layout, result);
+  const checked = each.reduce((n, r) => n + r.checked, 0);
+  const failures = each.flatMap((r) => r.failures);
   c.check(failures.length === 0 && (checked > 0 || layout.heatmaps.every((h) => !['average', 'weights', 'scores', 'scaled_scores'].includes(h.source))),
           `${what}: ${checked} heatmap cell centres in ${layout.heatmaps.length} heatmaps have the colour of their value`,
           failures.slice(0, 8).join('\n    '));
