@@ -32,7 +32,8 @@ AttentionRow draw_row(int d_k, int n_keys, Rng& rng) {
 }  // namespace
 
 AttentionRow attention_row(int d_k, int n_keys, uint64_t seed) {
-  if (d_k < 1 || n_keys < 1) return AttentionRow{d_k, {}, {}, {}};
+  using L = SaturationLimits;
+  if (d_k < L::kMinDk || n_keys < L::kMinKeys) return AttentionRow{d_k, {}, {}, {}};
   Rng rng(seed);
   return draw_row(d_k, n_keys, rng);
 }
@@ -63,7 +64,8 @@ float entropy(const std::vector<float>& p) {
 Saturation saturation(int d_k, int n_keys, int trials, uint64_t seed) {
   Saturation s;
   s.d_k = d_k;
-  if (d_k < 1 || n_keys < 1 || trials < 1) return s;
+  using L = SaturationLimits;
+  if (d_k < L::kMinDk || n_keys < L::kMinKeys || trials < L::kMinTrials) return s;
   Rng rng(seed);
   double raw_h = 0, scaled_h = 0, raw_j = 0, scaled_j = 0;
   for (int t = 0; t < trials; ++t) {

@@ -1,6 +1,7 @@
 #include "trainer.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 namespace attn {
 namespace {
@@ -16,6 +17,14 @@ constexpr uint64_t kInitStream = 11, kBatchStream = 12, kEvalStream = 13, kExamp
 constexpr uint64_t kEvalSeed = 20240401, kExampleSeed = 7;
 
 int below(Rng& rng, int n) { return static_cast<int>(rng.next_u32() % static_cast<uint32_t>(n)); }
+
+// 100 as "100", 0.5 as "0.5": a limit as a reader would write it (snprintf,
+// not a stringstream, which would pull iostreams into the wasm build).
+std::string number_text(float v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", static_cast<double>(v));
+  return text;
+}
 
 }  // namespace
 
@@ -35,12 +44,15 @@ bool train_task_from_name(const std::string& name, TrainTask& task) {
 }
 
 std::string check_train_config(const TrainConfig& c) {
-  if (c.d_k < 1 || c.d_k > 1024) return "dk: must be 1..1024";
-  if (c.heads < 1 || c.heads > 64) return "heads: must be 1..64";
+  using L = TrainLimits;
+  auto range = [](int lo, int hi) { return std::to_string(lo) + ".." + std::to_string(hi); };
+  if (c.d_k < L::kMinDk || c.d_k > L::kMaxDk) return "dk: must be " + range(L::kMinDk, L::kMaxDk);
+  if (c.heads < 1 || c.heads > L::kMaxHeads) return "heads: must be " + range(1, L::kMaxHeads);
   if (c.d_k % c.heads != 0) return "heads: must divide dk";
-  if (!(c.learning_rate > 0.0f) || !(c.learning_rate <= 100.0f))
-    return "lr: must be a finite number in (0, 100]";
-  if (c.batch < 1 || c.batch > 4096) return "batch: must be 1..4096";
+  // Negated comparisons: every comparison with NaN is false, so NaN is rejected.
+  if (!(c.learning_rate > 0.0f) || !(c.learning_rate <= L::kMaxLearningRate))
+    return "lr: must be a finite number in (0, " + number_text(L::kMaxLearningRate) + "]";
+  if (c.batch < 1 || c.batch > L::kMaxBatch) return "batch: must be " + range(1, L::kMaxBatch);
   return {};
 }
 

@@ -38,6 +38,25 @@ enum class TrainTask { Retrieve };
 const char* train_task_name(TrainTask task);
 bool train_task_from_name(const std::string& name, TrainTask& task);
 
+// The ranges a training run accepts. check_train_config enforces the ones on
+// TrainConfig's fields, and the CLI's flags take the same constants, so a flag
+// never accepts what the trainer then rejects (or the other way round).
+struct TrainLimits {
+  static constexpr int kMinDk = 1, kMaxDk = 1024;  // d_k 1024: 4 MB per projection
+  static constexpr int kMaxHeads = 64;             // at least 1, and dividing d_k
+  static constexpr int kMaxBatch = 4096;           // at least 1
+  // Adam moves every parameter by about lr a step, so rates near this bound
+  // only diverge; it rejects absurd input, not bad choices.
+  static constexpr float kMaxLearningRate = 100.0f;  // > 0 and finite
+  // Steps are not part of TrainConfig (a Trainer steps on demand); callers
+  // that run a fixed count bound it here: 100000 steps take about a minute
+  // at d_k 32 natively, and a step's cost grows with d_k^2.
+  static constexpr long long kMaxSteps = 100000;     // at least 1
+  // Seeds travel through JSON (configs, results, the browser's state), whose
+  // numbers are doubles: 2^53 - 1 is the largest integer every reader keeps exact.
+  static constexpr uint64_t kMaxSeed = (uint64_t{1} << 53) - 1;
+};
+
 struct TrainConfig {
   TrainTask task = TrainTask::Retrieve;
   int d_k = 32;              // model width (= d_model; one head unless heads > 1)
@@ -47,9 +66,9 @@ struct TrainConfig {
   int batch = 32;
   uint64_t seed = 1;
 };
-// Empty when the config can train, otherwise "<field>: <why>".
+// Empty when the config can train, otherwise "<field>: <why>" (TrainLimits):
 //   d_k 1..1024, heads 1..64 dividing d_k, learning_rate finite in (0, 100],
-//   batch 1..4096.
+//   batch 1..4096. The seed is not checked: every uint64 trains.
 std::string check_train_config(const TrainConfig& config);
 
 // The task's data.

@@ -108,12 +108,22 @@ def usage(what, args, rc=2, needle=""):
     text = (p.stdout + p.stderr).decode(errors="replace")
     c.check(p.returncode == rc and needle in text, f"{what}: exit {rc}", f"rc={p.returncode} {text[:200]!r}")
 
+def one_line(what, args, needle):
+    """A mistake in a command's flags: exit 2 and one line on stderr naming it (flags.hpp)."""
+    p = run_cli(cli, *args)
+    lines = p.stderr.decode(errors="replace").splitlines()
+    c.check(p.returncode == 2 and len(lines) == 1 and needle in lines[0] and p.stdout == b"",
+            f"{what}: exit 2, one line naming {needle!r}", f"rc={p.returncode} {lines[:3]!r}")
+
+# No command or an unknown one: the message and then the usage.
 usage("no command", [], needle="usage")
 usage("unknown command", ["fig43"], needle="usage")
-usage("unknown flag", ["fig41", "--csv"], needle="usage")
-usage("--config on fig41", ["fig41", "--config", "x"], needle="usage")
-usage("attend without --config", ["attend"], needle="--config")
-usage("--config without a file", ["attend", "--config"], needle="usage")
+one_line("unknown flag", ["fig41", "--csv"], needle="'--csv'")
+one_line("--config on fig41", ["fig41", "--config", "x"], needle="--config")
+one_line("--json on attend", ["attend", "--json", "--config", "-"], needle="--json")
+one_line("attend without --config", ["attend"], needle="--config")
+one_line("--config without a file", ["attend", "--config"], needle="--config")
+one_line("--config given twice", ["attend", "--config", "a", "--config", "b"], needle="twice")
 usage("missing config file", ["attend", "--config", "/nonexistent/config.json"], needle="/nonexistent/config.json")
 usage("config is a directory", ["attend", "--config", tempfile.gettempdir()], needle="cannot read")
 usage("--help", ["--help"], rc=0, needle="usage")

@@ -1,5 +1,5 @@
-"""attention_cli train: JSON shape, determinism, the loss falls, the scaled
-model learns, and bad flags exit 2 with one line on stderr.
+"""attention_cli train: JSON shape (api/train_json.hpp), determinism, the loss
+falls, the scaled model learns, and bad flags exit 2 with one line on stderr.
 """
 import json
 import sys
@@ -9,48 +9,64 @@ from cli_common import Checks, run_cli, run_json
 cli = sys.argv[1]
 c = Checks("cli_train")
 
-# ---- JSON shape ------------------------------------------------------------------
+# ---- JSON shape (api/train_json.hpp: the schema the browser's state() shares) ---------
 args = ["train", "--task", "retrieve", "--dk", "32", "--scale", "sqrt", "--steps", "150",
         "--seed", "1", "--json"]
 j = run_json(cli, *args)
-for key in ("task", "dk", "scale", "steps", "loss", "accuracy", "grad_norm", "final_accuracy"):
+for key in ("config", "steps", "first_loss", "loss", "accuracy", "grad_norm", "eval_accuracy", "history"):
     c.check(key in j, f"JSON has {key!r}")
-c.check(j["task"] == "retrieve" and j["dk"] == 32 and j["scale"] == "sqrt" and j["steps"] == 150,
-        "JSON echoes task, dk, scale, steps", str({k: j.get(k) for k in ("task", "dk", "scale", "steps")}))
+CONFIG_KEYS = {"task", "d_k", "heads", "batch", "learning_rate", "seed", "scaled"}
+c.check(set(j["config"]) == CONFIG_KEYS, "config has exactly the TrainConfig fields", str(sorted(j["config"])))
+c.check(set(j["history"]) == {"loss", "accuracy", "grad_norm"}, "history has loss, accuracy, grad_norm")
+cfg = j["config"]
+c.check(cfg["task"] == "retrieve" and cfg["d_k"] == 32 and cfg["scaled"] is True and j["steps"] == 150,
+        "JSON echoes task, d_k, scaled, steps", str({**cfg, "steps": j["steps"]}))
+hist = j["history"]
 for key in ("loss", "accuracy", "grad_norm"):
-    c.check(isinstance(j[key], list) and len(j[key]) == 150, f"{key} has one entry per step",
-            str(len(j[key])))
-c.check(all(0.0 <= a <= 1.0 for a in j["accuracy"]), "accuracies in [0, 1]")
-c.check(all(g >= 0.0 for g in j["grad_norm"]), "gradient norms non-negative")
+    c.check(isinstance(hist[key], list) and len(hist[key]) == 150, f"history.{key} has one entry per step",
+            str(len(hist[key])))
+c.check(all(0.0 <= a <= 1.0 for a in hist["accuracy"]), "accuracies in [0, 1]")
+c.check(all(g >= 0.0 for g in hist["grad_norm"]), "gradient norms non-negative")
+c.check(j["first_loss"] == hist["loss"][0] and j["loss"] == hist["loss"][-1]
+        and j["accuracy"] == hist["accuracy"][-1] and j["grad_norm"] == hist["grad_norm"][-1],
+        "first_loss is step 1's loss; loss, accuracy, grad_norm are the last step's")
 
 # ---- learning ----------------------------------------------------------------------
-first, last = sum(j["loss"][:10]) / 10, sum(j["loss"][-10:]) / 10
+first, last = sum(hist["loss"][:10]) / 10, sum(hist["loss"][-10:]) / 10
 c.check(first > 1.5, "initial loss near log(8) = 2.08", f"{first}")
 c.check(last < 0.1 * first, "loss falls by more than 10x in 150 steps", f"{first} -> {last}")
-c.check(j["final_accuracy"] >= 0.99, "scaled model, d_k 32: held-out accuracy >= 99 %",
-        str(j["final_accuracy"]))
+c.check(j["eval_accuracy"] >= 0.99, "scaled model, d_k 32: held-out accuracy >= 99 %",
+        str(j["eval_accuracy"]))
 
 # ---- determinism -------------------------------------------------------------------------
 p1, p2 = run_cli(cli, *args), run_cli(cli, *args)
 c.check(p1.returncode == 0 and p1.stdout == p2.stdout, "two identical runs print identical JSON")
 other = run_json(cli, *[a if a != "1" else "2" for a in args])
-c.check(other["loss"] != j["loss"], "another seed gives another curve")
+c.check(other["history"]["loss"] != hist["loss"], "another seed gives another curve")
+c.check(other["config"]["seed"] == 2, "the seed is echoed")
 
 # ---- scaled vs unscaled at a large d_k -------------------------------------------------------
 big = ["train", "--dk", "256", "--steps", "40", "--seed", "1", "--json"]
 scaled = run_json(cli, *big, "--scale", "sqrt")
 raw = run_json(cli, *big, "--scale", "none")
-c.check(scaled["final_accuracy"] > raw["final_accuracy"] + 0.3,
+c.check(scaled["config"]["scaled"] is True and raw["config"]["scaled"] is False, "--scale sets config.scaled")
+c.check(scaled["eval_accuracy"] > raw["eval_accuracy"] + 0.3,
         "d_k 256: the scaled model is far ahead of the unscaled one after 40 steps",
-        f"{scaled['final_accuracy']} vs {raw['final_accuracy']}")
+        f"{scaled['eval_accuracy']} vs {raw['eval_accuracy']}")
 
 # ---- options -------------------------------------------------------------------------------
 h = run_json(cli, "train", "--heads", "4", "--lr", "0.01", "--batch", "8", "--steps", "5", "--json")
-c.check(h["heads"] == 4 and abs(h["lr"] - 0.01) < 1e-9 and h["batch"] == 8 and len(h["loss"]) == 5,
-        "--heads, --lr, --batch are taken", json.dumps({k: h[k] for k in ("heads", "lr", "batch")}))
+hc = h["config"]
+c.check(hc["heads"] == 4 and abs(hc["learning_rate"] - 0.01) < 1e-9 and hc["batch"] == 8
+        and len(h["history"]["loss"]) == 5 and h["steps"] == 5,
+        "--heads, --lr, --batch are taken", json.dumps({k: hc[k] for k in ("heads", "learning_rate", "batch")}))
 defaults = run_json(cli, "train", "--steps", "2", "--json")
-c.check(defaults["task"] == "retrieve" and defaults["dk"] == 32 and defaults["scale"] == "sqrt",
-        "defaults: retrieve, d_k 32, sqrt")
+c.check(defaults["config"] == {"task": "retrieve", "d_k": 32, "heads": 1, "batch": 32, "learning_rate": 0.003,
+                               "seed": 1, "scaled": True},
+        "defaults: retrieve, d_k 32, 1 head, batch 32, lr 0.003, seed 1, scaled", json.dumps(defaults["config"]))
+# 2^53 - 1 is the largest seed (exact in JSON); it comes back digit for digit.
+top = run_cli(cli, "train", "--seed", "9007199254740991", "--steps", "1", "--json")
+c.check(top.returncode == 0 and b'"seed":9007199254740991' in top.stdout, "seed 2^53 - 1 is echoed exactly")
 
 # ---- text mode -------------------------------------------------------------------------------
 p = run_cli(cli, "train", "--steps", "50")
@@ -69,6 +85,8 @@ BAD = [
     (["--lr", "inf"], "--lr"), (["--lr", ""], "--lr"), (["--seed", "-1"], "--seed"),
     (["--bogus"], "--bogus"), (["--dk"], "--dk"), (["--dk", "32", "--dk", "64"], "twice"),
     (["--batch", "0"], "--batch"), (["--config", "x"], "--config"),
+    (["--seed", "9007199254740992"], "--seed"), (["--steps", "100001"], "--steps"),
+    (["--heads", "65"], "--heads"), (["--batch", "4097"], "--batch"), (["--lr", "101"], "--lr"),
 ]
 for extra, needle in BAD:
     p = run_cli(cli, "train", *extra, "--steps", "1") if "--steps" not in extra else run_cli(cli, "train", *extra)
