@@ -215,31 +215,60 @@ void PlotVLines(const char* label_id, const float* xs, int count) {
   g_context->items.back().vlines = true;
 }
 
-void EndPlot() {
-  Context& ctx = *g_context;
-  IM_ASSERT(ctx.in_plot && "EndPlot() without a successful BeginPlot()");
-  ctx.in_plot = false;
-  ImDrawList* draw_list = ImGui::GetWindowDrawList();
-  const float font = ImGui::GetFontSize();
-  const float pad = std::floor(font * 0.4f);
-  const ImU32 text_color = ImGui::GetColorU32(ImGuiCol_Text);
+// ---- EndPlot's passes --------------------------------------------------------
+// EndPlot fits the limits, lays out the plot, then draws back to front:
+// background and grid, items, frame and labels, legend, hover readout.
 
-  // 1. Limits: fixed, or fitted to every item with matplotlib-like margins
-  //    (bars stand on y = 0, which stays the bottom edge).
-  Extent x_extent, y_extent;
+namespace {
+
+// What the drawing passes share: the plot rectangle inside the widget, the
+// limits it shows and the ticks along both axes.
+struct PlotFrame {
+  ImDrawList* draw_list = nullptr;
+  float font = 0, pad = 0;
+  ImU32 text_color = 0;
+  ImVec2 frame_min, frame_max;  // the whole widget: title and axis labels included
+  ImVec2 plot_min, plot_max;    // the data area
+  double limits[2][2] = {};     // [Axis][lo, hi]
+  std::vector<double> x_ticks, y_ticks;
+  std::vector<std::string> x_tick_text, y_tick_text;
+  int x_decimals = 0;           // of the x ticks; the hover readout shows two more
+
+  float width() const { return plot_max.x - plot_min.x; }
+  float height() const { return plot_max.y - plot_min.y; }
+  float to_px(double x) const {
+    return float(plot_min.x + (x - limits[0][0]) / (limits[0][1] - limits[0][0]) * width());
+  }
+  float to_py(double y) const {
+    return float(plot_max.y - (y - limits[1][0]) / (limits[1][1] - limits[1][0]) * height());
+  }
+};
+
+float axis_tick_length(float font) { return std::floor(font * 0.3f); }
+
+// The range every item covers: bars their whole width and down to y = 0,
+// reference lines only x. True when any item is bars.
+bool item_extents(const std::vector<PlotItem>& items, Extent* x_extent, Extent* y_extent) {
   bool has_bars = false;
-  for (const PlotItem& item : ctx.items) {
+  for (const PlotItem& item : items) {
     for (std::size_t i = 0; i < item.xs.size(); ++i) {
-      x_extent.add(item.xs[i]);
-      x_extent.add(item.xs[i] + item.width);
-      if (!item.vlines) y_extent.add(item.ys[i]);
+      x_extent->add(item.xs[i]);
+      x_extent->add(item.xs[i] + item.width);
+      if (!item.vlines) y_extent->add(item.ys[i]);
     }
     if (item.bars) {
-      y_extent.add(0.0);
+      y_extent->add(0.0);
       has_bars = true;
     }
   }
-  double limits[2][2];
+  return has_bars;
+}
+
+// Limits: fixed, or fitted to every item with matplotlib-like margins
+// (bars stand on y = 0, which stays the bottom edge).
+void fit_axis_limits(const Context& ctx, double limits[2][2]) {
+  Extent x_extent, y_extent;
+  const bool has_bars = item_extents(ctx.items, &x_extent, &y_extent);
   const Extent* extents[2] = {&x_extent, &y_extent};
   for (int axis = 0; axis < 2; ++axis) {
     if (ctx.fixed_limits[axis]) {
@@ -257,156 +286,216 @@ void EndPlot() {
     limits[axis][0] = (axis == 1 && has_bars && lo >= 0) ? lo : lo - margin;
     limits[axis][1] = hi + margin;
   }
+}
 
-  // 2. Margins from the tick labels, then the plot rectangle.
-  const ImVec2 frame_min = ctx.frame_min, frame_max = ctx.frame_max;
+// x ticks need the plot width, so they are chosen after the rectangle:
+// nice 1-2-5 ticks, or the categorical ones SetupXTicks gave.
+void choose_x_ticks(const Context& ctx, PlotFrame* f) {
+  if (ctx.x_tick_values.empty()) {
+    f->x_ticks = NiceTicks(f->limits[0][0], f->limits[0][1], std::max(2, int(f->width() / (f->font * 5.0f))),
+                           &f->x_decimals);
+    f->x_tick_text = tick_labels(f->x_ticks, f->x_decimals);
+    return;
+  }
+  // Every k-th label, k chosen so the widest label fits between two shown ticks.
+  const float widest_label = widest(ctx.x_tick_labels);
+  const double span = f->limits[0][1] - f->limits[0][0];
+  const double per_tick = span > 0 ? f->width() / span : f->width();  // pixels per unit of x
+  const std::size_t step = std::size_t(std::max(1.0, std::ceil((widest_label + f->font) / per_tick)));
+  for (std::size_t i = 0; i < ctx.x_tick_values.size(); i += step) {
+    f->x_ticks.push_back(ctx.x_tick_values[i]);
+    f->x_tick_text.push_back(ctx.x_tick_labels[i]);
+  }
+}
+
+// Margins from the tick labels, then the plot rectangle and the ticks.
+// False when the rectangle is too small to draw anything in.
+bool lay_out_plot(const Context& ctx, PlotFrame* f) {
+  const float font = f->font, pad = f->pad;
+  f->frame_min = ctx.frame_min;
+  f->frame_max = ctx.frame_max;
+  const ImVec2 frame_min = f->frame_min, frame_max = f->frame_max;
   const float title_h = ctx.title.empty() ? 0.0f : font + pad;
   const float x_label_h = ctx.x_label.empty() ? 0.0f : font + pad;
   const float y_label_w = ctx.y_label.empty() ? 0.0f : font + pad;
+  // The y tick labels' width sets the left margin, so they are chosen for a guessed height.
   const float plot_h_guess = (frame_max.y - frame_min.y) - title_h - x_label_h - font - 2 * pad;
   int y_decimals = 0;
-  const std::vector<double> y_ticks =
-      NiceTicks(limits[1][0], limits[1][1], std::max(2, int(plot_h_guess / (font * 2.5f))), &y_decimals);
-  const std::vector<std::string> y_tick_text = tick_labels(y_ticks, y_decimals);
-  const ImVec2 plot_min(std::floor(frame_min.x + y_label_w + widest(y_tick_text) + 2 * pad),
-                        std::floor(frame_min.y + title_h + pad));
-  const ImVec2 plot_max(std::floor(frame_max.x - font), std::floor(frame_max.y - x_label_h - font - pad));
-  if (plot_max.x - plot_min.x < 8 || plot_max.y - plot_min.y < 8) return;
-  const float plot_w = plot_max.x - plot_min.x, plot_h = plot_max.y - plot_min.y;
-  auto to_px = [&](double x) {
-    return float(plot_min.x + (x - limits[0][0]) / (limits[0][1] - limits[0][0]) * plot_w);
-  };
-  auto to_py = [&](double y) {
-    return float(plot_max.y - (y - limits[1][0]) / (limits[1][1] - limits[1][0]) * plot_h);
-  };
-  int x_decimals = 0;
-  std::vector<double> x_ticks;
-  std::vector<std::string> x_tick_text;
-  if (ctx.x_tick_values.empty()) {
-    x_ticks = NiceTicks(limits[0][0], limits[0][1], std::max(2, int(plot_w / (font * 5.0f))), &x_decimals);
-    x_tick_text = tick_labels(x_ticks, x_decimals);
-  } else {
-    // Every k-th label, k chosen so the widest label fits between two shown ticks.
-    float widest = 0;
-    for (const std::string& label : ctx.x_tick_labels) widest = std::max(widest, ImGui::CalcTextSize(label.c_str()).x);
-    const double span = limits[0][1] - limits[0][0];
-    const double per_tick = span > 0 ? plot_w / span : plot_w;  // pixels per unit of x
-    const std::size_t step = std::size_t(std::max(1.0, std::ceil((widest + font) / per_tick)));
-    for (std::size_t i = 0; i < ctx.x_tick_values.size(); i += step) {
-      x_ticks.push_back(ctx.x_tick_values[i]);
-      x_tick_text.push_back(ctx.x_tick_labels[i]);
-    }
-  }
+  f->y_ticks = NiceTicks(f->limits[1][0], f->limits[1][1], std::max(2, int(plot_h_guess / (font * 2.5f))), &y_decimals);
+  f->y_tick_text = tick_labels(f->y_ticks, y_decimals);
+  f->plot_min = ImVec2(std::floor(frame_min.x + y_label_w + widest(f->y_tick_text) + 2 * pad),
+                       std::floor(frame_min.y + title_h + pad));
+  f->plot_max = ImVec2(std::floor(frame_max.x - font), std::floor(frame_max.y - x_label_h - font - pad));
+  if (f->width() < 8 || f->height() < 8) return false;
+  choose_x_ticks(ctx, f);
+  return true;
+}
 
-  // 3. Background, grid, items (clipped to the plot), frame, ticks, labels.
-  draw_list->AddRectFilled(plot_min, plot_max, kPlotBackground);
-  for (double t : y_ticks) draw_list->AddLine(ImVec2(plot_min.x, to_py(t)), ImVec2(plot_max.x, to_py(t)), kGridColor);
-  for (double t : x_ticks) draw_list->AddLine(ImVec2(to_px(t), plot_min.y), ImVec2(to_px(t), plot_max.y), kGridColor);
+void draw_background_and_grid(const PlotFrame& f) {
+  f.draw_list->AddRectFilled(f.plot_min, f.plot_max, kPlotBackground);
+  for (double t : f.y_ticks)
+    f.draw_list->AddLine(ImVec2(f.plot_min.x, f.to_py(t)), ImVec2(f.plot_max.x, f.to_py(t)), kGridColor);
+  for (double t : f.x_ticks)
+    f.draw_list->AddLine(ImVec2(f.to_px(t), f.plot_min.y), ImVec2(f.to_px(t), f.plot_max.y), kGridColor);
+}
 
-  draw_list->PushClipRect(plot_min, plot_max, true);
-  for (const PlotItem& item : ctx.items) {
-    if (item.bars) {
-      // Overlaid series stay readable at half opacity (matplotlib alpha=0.5).
-      const ImU32 fill = (item.color & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 128);
-      for (std::size_t i = 0; i < item.xs.size(); ++i) {
-        if (item.ys[i] == 0) continue;
-        draw_list->AddRectFilled(ImVec2(to_px(item.xs[i]), to_py(item.ys[i])),
-                                 ImVec2(to_px(item.xs[i] + item.width), to_py(0.0)), fill);
-      }
-    } else if (item.vlines) {
-      // Dashed, so a reference line never reads as data.
-      const float dash = std::floor(font * 0.4f);
-      for (double x : item.xs) {
-        const float px = std::floor(to_px(x)) + 0.5f;
-        for (float y = plot_min.y; y < plot_max.y; y += 2 * dash)
-          draw_list->AddLine(ImVec2(px, y), ImVec2(px, std::min(y + dash, plot_max.y)), item.color, 1.5f);
-      }
-    } else if (item.markers) {
-      for (std::size_t i = 0; i < item.xs.size(); ++i)
-        draw_list->AddCircleFilled(ImVec2(to_px(item.xs[i]), to_py(item.ys[i])), std::max(2.5f, font * 0.25f), item.color);
-    } else {
-      std::vector<ImVec2> points;
-      for (std::size_t i = 0; i < item.xs.size(); ++i) points.emplace_back(to_px(item.xs[i]), to_py(item.ys[i]));
-      draw_list->AddPolyline(points.data(), int(points.size()), item.color, 0, std::max(1.5f, font / 8));
-    }
+void draw_bars(const PlotItem& item, const PlotFrame& f) {
+  // Overlaid series stay readable at half opacity (matplotlib alpha=0.5).
+  const ImU32 fill = (item.color & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 128);
+  for (std::size_t i = 0; i < item.xs.size(); ++i) {
+    if (item.ys[i] == 0) continue;
+    f.draw_list->AddRectFilled(ImVec2(f.to_px(item.xs[i]), f.to_py(item.ys[i])),
+                               ImVec2(f.to_px(item.xs[i] + item.width), f.to_py(0.0)), fill);
   }
-  draw_list->PopClipRect();
-  draw_list->AddRect(ImVec2(plot_min.x - 1, plot_min.y - 1), ImVec2(plot_max.x + 1, plot_max.y + 1), kAxisColor);
+}
 
-  const float tick_len = std::floor(font * 0.3f);
-  for (std::size_t i = 0; i < y_ticks.size(); ++i) {
-    const float y = std::floor(to_py(y_ticks[i])) + 0.5f;
-    draw_list->AddLine(ImVec2(plot_min.x - 1 - tick_len, y), ImVec2(plot_min.x - 1, y), kAxisColor);
-    const float w = ImGui::CalcTextSize(y_tick_text[i].c_str()).x;
-    draw_list->AddText(ImVec2(plot_min.x - 1 - tick_len - pad * 0.5f - w, y - font * 0.5f), text_color,
-                       y_tick_text[i].c_str());
+void draw_vlines(const PlotItem& item, const PlotFrame& f) {
+  // Dashed, so a reference line never reads as data.
+  const float dash = std::floor(f.font * 0.4f);
+  for (double x : item.xs) {
+    const float px = std::floor(f.to_px(x)) + 0.5f;
+    for (float y = f.plot_min.y; y < f.plot_max.y; y += 2 * dash)
+      f.draw_list->AddLine(ImVec2(px, y), ImVec2(px, std::min(y + dash, f.plot_max.y)), item.color, 1.5f);
   }
-  for (std::size_t i = 0; i < x_ticks.size(); ++i) {
-    const float x = std::floor(to_px(x_ticks[i])) + 0.5f;
-    draw_list->AddLine(ImVec2(x, plot_max.y + 1), ImVec2(x, plot_max.y + 1 + tick_len), kAxisColor);
-    add_text_centered(draw_list, ImVec2(x, plot_max.y + 1 + tick_len), text_color, x_tick_text[i].c_str());
+}
+
+void draw_markers(const PlotItem& item, const PlotFrame& f) {
+  for (std::size_t i = 0; i < item.xs.size(); ++i)
+    f.draw_list->AddCircleFilled(ImVec2(f.to_px(item.xs[i]), f.to_py(item.ys[i])), std::max(2.5f, f.font * 0.25f),
+                                 item.color);
+}
+
+void draw_line(const PlotItem& item, const PlotFrame& f) {
+  std::vector<ImVec2> points;
+  for (std::size_t i = 0; i < item.xs.size(); ++i) points.emplace_back(f.to_px(item.xs[i]), f.to_py(item.ys[i]));
+  f.draw_list->AddPolyline(points.data(), int(points.size()), item.color, 0, std::max(1.5f, f.font / 8));
+}
+
+// Items in the order they were recorded, clipped to the plot rectangle.
+void draw_items(const std::vector<PlotItem>& items, const PlotFrame& f) {
+  f.draw_list->PushClipRect(f.plot_min, f.plot_max, true);
+  for (const PlotItem& item : items) {
+    if (item.bars) draw_bars(item, f);
+    else if (item.vlines) draw_vlines(item, f);
+    else if (item.markers) draw_markers(item, f);
+    else draw_line(item, f);
   }
+  f.draw_list->PopClipRect();
+}
+
+void draw_frame_and_ticks(const PlotFrame& f) {
+  ImDrawList* draw_list = f.draw_list;
+  draw_list->AddRect(ImVec2(f.plot_min.x - 1, f.plot_min.y - 1), ImVec2(f.plot_max.x + 1, f.plot_max.y + 1),
+                     kAxisColor);
+  const float tick_len = axis_tick_length(f.font);
+  for (std::size_t i = 0; i < f.y_ticks.size(); ++i) {
+    const float y = std::floor(f.to_py(f.y_ticks[i])) + 0.5f;
+    draw_list->AddLine(ImVec2(f.plot_min.x - 1 - tick_len, y), ImVec2(f.plot_min.x - 1, y), kAxisColor);
+    const float w = ImGui::CalcTextSize(f.y_tick_text[i].c_str()).x;
+    draw_list->AddText(ImVec2(f.plot_min.x - 1 - tick_len - f.pad * 0.5f - w, y - f.font * 0.5f), f.text_color,
+                       f.y_tick_text[i].c_str());
+  }
+  for (std::size_t i = 0; i < f.x_ticks.size(); ++i) {
+    const float x = std::floor(f.to_px(f.x_ticks[i])) + 0.5f;
+    draw_list->AddLine(ImVec2(x, f.plot_max.y + 1), ImVec2(x, f.plot_max.y + 1 + tick_len), kAxisColor);
+    add_text_centered(draw_list, ImVec2(x, f.plot_max.y + 1 + tick_len), f.text_color, f.x_tick_text[i].c_str());
+  }
+}
+
+// The title above the plot, the x label under the tick labels, the y label turned upright on the left.
+void draw_title_and_axis_labels(const Context& ctx, const PlotFrame& f) {
+  const float center_x = (f.plot_min.x + f.plot_max.x) * 0.5f;
   if (!ctx.title.empty())
-    add_text_centered(draw_list, ImVec2((plot_min.x + plot_max.x) * 0.5f, frame_min.y), text_color, ctx.title.c_str());
+    add_text_centered(f.draw_list, ImVec2(center_x, f.frame_min.y), f.text_color, ctx.title.c_str());
   if (!ctx.x_label.empty())
-    add_text_centered(draw_list, ImVec2((plot_min.x + plot_max.x) * 0.5f, plot_max.y + tick_len + font + pad),
-                      text_color, ctx.x_label.c_str());
+    add_text_centered(f.draw_list, ImVec2(center_x, f.plot_max.y + axis_tick_length(f.font) + f.font + f.pad),
+                      f.text_color, ctx.x_label.c_str());
   if (!ctx.y_label.empty())
-    add_text_vertical(draw_list, ImVec2(frame_min.x + font * 0.5f, (plot_min.y + plot_max.y) * 0.5f), text_color,
-                      ctx.y_label.c_str());
+    add_text_vertical(f.draw_list, ImVec2(f.frame_min.x + f.font * 0.5f, (f.plot_min.y + f.plot_max.y) * 0.5f),
+                      f.text_color, ctx.y_label.c_str());
+}
 
-  // 4. Legend, top right inside the plot.
+// Legend, top right inside the plot unless the flags move it; "##..." items stay out.
+void draw_legend(const Context& ctx, const PlotFrame& f) {
   std::vector<const PlotItem*> legend_items;
   for (const PlotItem& item : ctx.items)
     if (!item.label.empty()) legend_items.push_back(&item);
-  if (!(ctx.flags & PlotFlags_NoLegend) && !legend_items.empty()) {
-    float label_w = 0;
-    for (const PlotItem* item : legend_items) label_w = std::max(label_w, ImGui::CalcTextSize(item->label.c_str()).x);
-    const float row_h = font + 2;
-    const ImVec2 box_size(pad * 3 + font + label_w, row_h * float(legend_items.size()) + 2 * pad);
-    const float box_x = (ctx.flags & PlotFlags_LegendWest) ? plot_min.x + pad : plot_max.x - pad - box_size.x;
-    const float box_y = (ctx.flags & PlotFlags_LegendSouth) ? plot_max.y - pad - box_size.y : plot_min.y + pad;
-    const ImVec2 box_min(box_x, box_y), box_max(box_x + box_size.x, box_y + box_size.y);
-    draw_list->AddRectFilled(box_min, box_max, IM_COL32(255, 255, 255, 220));
-    draw_list->AddRect(box_min, box_max, IM_COL32(0, 0, 0, 60));
-    for (std::size_t i = 0; i < legend_items.size(); ++i) {
-      const ImVec2 row(box_min.x + pad, box_min.y + pad + row_h * float(i));
-      const float inset = std::floor(font * 0.15f);
-      draw_list->AddRectFilled(ImVec2(row.x, row.y + inset), ImVec2(row.x + font - 2 * inset, row.y + font - inset),
+  if ((ctx.flags & PlotFlags_NoLegend) || legend_items.empty()) return;
+  const float font = f.font, pad = f.pad;
+  float label_w = 0;
+  for (const PlotItem* item : legend_items) label_w = std::max(label_w, ImGui::CalcTextSize(item->label.c_str()).x);
+  const float row_h = font + 2;
+  const ImVec2 box_size(pad * 3 + font + label_w, row_h * float(legend_items.size()) + 2 * pad);
+  const float box_x = (ctx.flags & PlotFlags_LegendWest) ? f.plot_min.x + pad : f.plot_max.x - pad - box_size.x;
+  const float box_y = (ctx.flags & PlotFlags_LegendSouth) ? f.plot_max.y - pad - box_size.y : f.plot_min.y + pad;
+  const ImVec2 box_min(box_x, box_y), box_max(box_x + box_size.x, box_y + box_size.y);
+  f.draw_list->AddRectFilled(box_min, box_max, IM_COL32(255, 255, 255, 220));
+  f.draw_list->AddRect(box_min, box_max, IM_COL32(0, 0, 0, 60));
+  for (std::size_t i = 0; i < legend_items.size(); ++i) {
+    const ImVec2 row(box_min.x + pad, box_min.y + pad + row_h * float(i));
+    const float inset = std::floor(font * 0.15f);
+    f.draw_list->AddRectFilled(ImVec2(row.x, row.y + inset), ImVec2(row.x + font - 2 * inset, row.y + font - inset),
                                legend_items[i]->color);
-      draw_list->AddText(ImVec2(row.x + font + pad, row.y), text_color, legend_items[i]->label.c_str());
-    }
+    f.draw_list->AddText(ImVec2(row.x + font + pad, row.y), f.text_color, legend_items[i]->label.c_str());
   }
+}
 
-  // 5. Hover readout: a guide line and what each series holds at that x.
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
-  if (ctx.hovered && mouse.x >= plot_min.x && mouse.x < plot_max.x && mouse.y >= plot_min.y && mouse.y < plot_max.y) {
-    draw_list->AddLine(ImVec2(mouse.x, plot_min.y), ImVec2(mouse.x, plot_max.y), IM_COL32(0, 0, 0, 90));
-    const double x = limits[0][0] + double(mouse.x - plot_min.x) / plot_w * (limits[0][1] - limits[0][0]);
-    ImGui::BeginTooltip();
-    if (ctx.x_hover_format)
-      ImGui::TextUnformatted(ctx.x_hover_format(x).c_str());
-    else
-      ImGui::Text("%s = %s", ctx.x_label.empty() ? "x" : ctx.x_label.c_str(), format_number(x, x_decimals + 2).c_str());
-    for (const PlotItem& item : ctx.items) {
-      if (item.vlines || item.label.empty()) continue;
-      for (std::size_t i = 0; i < item.xs.size(); ++i) {
-        const bool last = i + 1 == item.xs.size();
-        const bool inside = item.bars ? (x >= item.xs[i] && (x < item.xs[i] + item.width || (last && x <= item.xs[i] + item.width)))
-                                      : (last || std::fabs(item.xs[i] - x) <= std::fabs(item.xs[i + 1] - x));
-        if (!inside) continue;
-        if (item.bars) {
-          ImGui::TextColored(ImColor(item.color), "%s: %g  [%s, %s)", item.label.c_str(), item.ys[i],
-                             format_number(item.xs[i], x_decimals + 2).c_str(),
-                             format_number(item.xs[i] + item.width, x_decimals + 2).c_str());
-        } else {
-          ImGui::TextColored(ImColor(item.color), "%s: %g", item.label.c_str(), item.ys[i]);
-        }
-        break;
-      }
+// One series' line in the hover readout: the bar that holds x, or the point nearest to x.
+void series_readout(const PlotItem& item, double x, int decimals) {
+  for (std::size_t i = 0; i < item.xs.size(); ++i) {
+    const bool last = i + 1 == item.xs.size();
+    const bool inside = item.bars ? (x >= item.xs[i] && (x < item.xs[i] + item.width || (last && x <= item.xs[i] + item.width)))
+                                  : (last || std::fabs(item.xs[i] - x) <= std::fabs(item.xs[i + 1] - x));
+    if (!inside) continue;
+    if (item.bars) {
+      ImGui::TextColored(ImColor(item.color), "%s: %g  [%s, %s)", item.label.c_str(), item.ys[i],
+                         format_number(item.xs[i], decimals).c_str(),
+                         format_number(item.xs[i] + item.width, decimals).c_str());
+    } else {
+      ImGui::TextColored(ImColor(item.color), "%s: %g", item.label.c_str(), item.ys[i]);
     }
-    ImGui::EndTooltip();
+    return;
   }
+}
+
+// Hover readout: a guide line and what each series holds at that x.
+void hover_readout(const Context& ctx, const PlotFrame& f) {
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  if (!(ctx.hovered && mouse.x >= f.plot_min.x && mouse.x < f.plot_max.x && mouse.y >= f.plot_min.y &&
+        mouse.y < f.plot_max.y))
+    return;
+  f.draw_list->AddLine(ImVec2(mouse.x, f.plot_min.y), ImVec2(mouse.x, f.plot_max.y), IM_COL32(0, 0, 0, 90));
+  const double x = f.limits[0][0] + double(mouse.x - f.plot_min.x) / f.width() * (f.limits[0][1] - f.limits[0][0]);
+  ImGui::BeginTooltip();
+  if (ctx.x_hover_format)
+    ImGui::TextUnformatted(ctx.x_hover_format(x).c_str());
+  else
+    ImGui::Text("%s = %s", ctx.x_label.empty() ? "x" : ctx.x_label.c_str(), format_number(x, f.x_decimals + 2).c_str());
+  for (const PlotItem& item : ctx.items)
+    if (!item.vlines && !item.label.empty()) series_readout(item, x, f.x_decimals + 2);
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void EndPlot() {
+  Context& ctx = *g_context;
+  IM_ASSERT(ctx.in_plot && "EndPlot() without a successful BeginPlot()");
+  ctx.in_plot = false;
+  PlotFrame frame;
+  frame.draw_list = ImGui::GetWindowDrawList();
+  frame.font = ImGui::GetFontSize();
+  frame.pad = std::floor(frame.font * 0.4f);
+  frame.text_color = ImGui::GetColorU32(ImGuiCol_Text);
+
+  fit_axis_limits(ctx, frame.limits);
+  if (!lay_out_plot(ctx, &frame)) return;
+  draw_background_and_grid(frame);
+  draw_items(ctx.items, frame);
+  draw_frame_and_ticks(frame);
+  draw_title_and_axis_labels(ctx, frame);
+  draw_legend(ctx, frame);
+  hover_readout(ctx, frame);
 }
 
 // ---- heatmaps ----------------------------------------------------------------
@@ -449,6 +538,282 @@ void visible_window(int count, float zoom, float* first, int fit, int* start, in
   *shown = n;
 }
 
+// ---- PlotHeatmap's passes ----------------------------------------------------
+// PlotHeatmap measures the margins, chooses the window of cells and where it
+// lands, then draws cells, labels, colorbar and highlight, and last handles
+// the mouse (hover readout, wheel zoom, drag pan).
+
+const std::vector<std::string>& labels_or_none(const std::vector<std::string>* labels) {
+  static const std::vector<std::string> no_labels;
+  return labels ? *labels : no_labels;
+}
+
+// A label counts as valid unless the spec marks it not (a pad): invalid ones are greyed.
+bool label_valid(const std::vector<bool>* valid, int i) {
+  return !valid || i >= int(valid->size()) || (*valid)[std::size_t(i)];
+}
+
+// The spec with the style every pass reads, looked up once.
+struct HeatmapWidget {
+  explicit HeatmapWidget(const HeatmapSpec& heatmap_spec)
+      : spec(heatmap_spec),
+        draw_list(ImGui::GetWindowDrawList()),
+        scale(framebuffer_scale()),
+        font(ImGui::GetFontSize()),
+        pad(std::floor(font * 0.4f)),
+        text_color(ImGui::GetColorU32(ImGuiCol_Text)),
+        dim_color(ImGui::GetColorU32(ImGuiCol_TextDisabled)),
+        row_labels(labels_or_none(spec.row_labels)),
+        col_labels(labels_or_none(spec.col_labels)),
+        has_row_axis(spec.row_axis && *spec.row_axis),
+        has_col_axis(spec.col_axis && *spec.col_axis) {}
+
+  const HeatmapSpec& spec;
+  ImDrawList* draw_list;
+  float scale;  // framebuffer pixels per ImGui unit
+  float font, pad;
+  ImU32 text_color, dim_color;  // dim: labels of pads
+  const std::vector<std::string>& row_labels;
+  const std::vector<std::string>& col_labels;
+  bool has_row_axis, has_col_axis;
+};
+
+// Margins around the cells: axis title + labels on the left and below,
+// the colorbar and its tick labels on the right.
+struct HeatmapMargins {
+  float row_label_w = 0, col_label_w = 0;  // widest query and key label
+  float left = 0, right = 0, top = 0;
+  float axis_h = 0;                        // the key axis title under the key labels
+  float bar_gap = 0, bar_w = 0;            // the colorbar's distance from the cells, its width
+};
+
+// Where the cells land: the window of the matrix shown, the cell size and the
+// cell rectangle, in framebuffer pixels and in ImGui units.
+struct HeatmapGeometry {
+  HeatmapMargins margins;
+  int row0 = 0, col0 = 0, rows = 0, cols = 0;  // the window of cells shown
+  int cell_px = 0;                             // a cell's side in framebuffer pixels
+  float cell = 0;                              // the same in ImGui units
+  bool upright_cols = false;                   // key labels turned 90 degrees
+  int x_px = 0, y_px = 0, w_px = 0, h_px = 0;  // the cells, framebuffer pixels
+  ImVec2 cell_min, cell_max;                   // the same in ImGui units
+  ImVec2 bar_min, bar_max;                     // the colorbar
+};
+
+HeatmapMargins heatmap_margins(const HeatmapWidget& hm, ImVec2 size) {
+  const float font = hm.font, pad = hm.pad;
+  HeatmapMargins m;
+  m.row_label_w = widest(hm.row_labels);
+  m.col_label_w = widest(hm.col_labels);
+  m.left = (hm.has_row_axis ? font + pad : 0.0f) + m.row_label_w + pad;
+  // Colorbar labels: the ticks DrawColorbar will pick for about this height,
+  // and at least "0.0000" wide so neighbouring heatmaps get equal cells.
+  int tick_decimals = 0;
+  const std::vector<double> ticks =
+      NiceTicks(hm.spec.lo, hm.spec.hi, colorbar_max_ticks(size.y - 3 * font, font), &tick_decimals);
+  const float tick_label_w = std::max(widest(tick_labels(ticks, tick_decimals)), ImGui::CalcTextSize("0.0000").x);
+  m.bar_gap = std::floor(font * 0.8f);
+  m.bar_w = font;
+  m.right = hm.spec.colorbar ? m.bar_gap + m.bar_w + colorbar_label_offset(font) + tick_label_w + pad : pad;
+  m.top = std::floor(font * 0.5f);  // half a label: the top colorbar tick is centred on the edge
+  m.axis_h = hm.has_col_axis ? pad + font : 0.0f;
+  return m;
+}
+
+// Which cells are shown: all of them, or the zoomed window; too many cells
+// for the pixels available are cut to one framebuffer pixel per cell.
+// False when not even that fits.
+bool choose_cell_window(const HeatmapWidget& hm, ImVec2 size, HeatmapGeometry* g) {
+  const HeatmapSpec& spec = hm.spec;
+  const HeatmapMargins& m = g->margins;
+  float bottom = hm.pad + hm.font + m.axis_h + hm.pad;
+  for (int pass = 0; pass < 2; ++pass) {
+    const float avail_w = (size.x - m.left - m.right) * hm.scale, avail_h = (size.y - m.top - bottom) * hm.scale;
+    const float zoom = spec.zoom ? spec.zoom->zoom : 1.0f;
+    // Square matrices (queries x keys) keep square windows: the diagonal stays the diagonal.
+    const int fit_h = spec.rows == spec.cols ? int(std::min(avail_w, avail_h)) : int(avail_h);
+    const int fit_w = spec.rows == spec.cols ? fit_h : int(avail_w);
+    visible_window(spec.rows, zoom, spec.zoom ? &spec.zoom->row0 : nullptr, fit_h, &g->row0, &g->rows);
+    visible_window(spec.cols, zoom, spec.zoom ? &spec.zoom->col0 : nullptr, fit_w, &g->col0, &g->cols);
+    g->cell_px = int(std::floor(std::min(avail_w / float(g->cols), avail_h / float(g->rows))));
+    // Key labels too wide for their cells are turned upright.
+    if (pass == 0) {
+      g->upright_cols = m.col_label_w + hm.pad > float(g->cell_px) / hm.scale;
+      if (!g->upright_cols) break;
+      bottom = hm.pad + std::min(m.col_label_w, hm.font * 8.0f) + m.axis_h + hm.pad;
+    }
+  }
+  return g->cell_px >= 1;
+}
+
+// Cells snap to whole framebuffer pixels, and every cell is cell_px square,
+// so layout rectangles and the drawn texture agree exactly.
+void place_cells(const HeatmapWidget& hm, ImVec2 size, ImVec2 frame_min, HeatmapGeometry* g) {
+  const HeatmapMargins& m = g->margins;
+  const float scale = hm.scale;
+  g->w_px = g->cell_px * g->cols;
+  g->h_px = g->cell_px * g->rows;
+  const float w = float(g->w_px) / scale, h = float(g->h_px) / scale;
+  const float spare_x = std::max(0.0f, size.x - (m.left + w + m.right));
+  g->x_px = int(std::lround((frame_min.x + spare_x * 0.5f + m.left) * scale));
+  g->y_px = int(std::lround((frame_min.y + m.top) * scale));  // top-aligned under the title
+  g->cell_min = ImVec2(float(g->x_px) / scale, float(g->y_px) / scale);
+  g->cell_max = ImVec2(g->cell_min.x + w, g->cell_min.y + h);
+  g->cell = float(g->cell_px) / scale;
+  g->bar_min = ImVec2(g->cell_max.x + m.bar_gap, g->cell_min.y);
+  g->bar_max = ImVec2(g->cell_max.x + m.bar_gap + m.bar_w, g->cell_max.y);
+}
+
+// The window's values, row-major (the whole matrix when nothing is cut);
+// `window` holds the copy when there is one.
+const float* window_values(const HeatmapSpec& spec, const HeatmapGeometry& g, std::vector<float>* window) {
+  if (g.rows == spec.rows && g.cols == spec.cols) return spec.values;
+  window->resize(std::size_t(g.rows) * std::size_t(g.cols));
+  for (int r = 0; r < g.rows; ++r)
+    std::copy_n(spec.values + std::size_t(g.row0 + r) * std::size_t(spec.cols) + std::size_t(g.col0), g.cols,
+                window->begin() + std::ptrdiff_t(r) * g.cols);
+  return window->data();
+}
+
+// The cells are one texture per widget (kept in the context under its id),
+// rendered at exactly the cells' framebuffer size.
+void draw_cells(Context& ctx, ImGuiID id, const HeatmapWidget& hm, const HeatmapGeometry& g, const float* values) {
+  gfx::Heatmap& heatmap = ctx.heatmaps[id];
+  heatmap.set_values(values, g.rows, g.cols);
+  heatmap.set_range(hm.spec.lo, hm.spec.hi);
+  heatmap.set_colormap(hm.spec.colormap);
+  heatmap.render(ctx.renderer, g.w_px, g.h_px);
+  if (heatmap.texture()) {
+    hm.draw_list->AddImage(ImTextureID(intptr_t(heatmap.texture())), g.cell_min, g.cell_max);
+  } else {
+    hm.draw_list->AddText(g.cell_min, IM_COL32(200, 0, 0, 255), ctx.renderer_error.c_str());
+  }
+  hm.draw_list->AddRect(ImVec2(g.cell_min.x - 1, g.cell_min.y - 1), ImVec2(g.cell_max.x + 1, g.cell_max.y + 1),
+                        kAxisColor);
+}
+
+// Token labels: queries down the left, keys along the bottom. When cells
+// are smaller than a line of text, only every stride-th label is drawn.
+void draw_token_labels(const HeatmapWidget& hm, const HeatmapGeometry& g) {
+  const float font = hm.font, pad = hm.pad;
+  const int stride = std::max(1, int(std::ceil(font / g.cell)));
+  for (int r = 0; r < g.rows && g.row0 + r < int(hm.row_labels.size()); r += stride) {
+    const char* text = hm.row_labels[std::size_t(g.row0 + r)].c_str();
+    const float cy = g.cell_min.y + (float(r) + 0.5f) * g.cell;
+    hm.draw_list->AddText(ImVec2(g.cell_min.x - pad - ImGui::CalcTextSize(text).x, std::floor(cy - font * 0.5f)),
+                          label_valid(hm.spec.row_label_valid, g.row0 + r) ? hm.text_color : hm.dim_color, text);
+  }
+  for (int c = 0; c < g.cols && g.col0 + c < int(hm.col_labels.size()); c += g.upright_cols ? stride : 1) {
+    const char* text = hm.col_labels[std::size_t(g.col0 + c)].c_str();
+    const ImU32 color = label_valid(hm.spec.col_label_valid, g.col0 + c) ? hm.text_color : hm.dim_color;
+    const float cx = g.cell_min.x + (float(c) + 0.5f) * g.cell;
+    if (g.upright_cols) {
+      const float tw = ImGui::CalcTextSize(text).x;
+      add_text_vertical(hm.draw_list, ImVec2(cx, g.cell_max.y + pad + tw * 0.5f), color, text);
+    } else {
+      add_text_centered(hm.draw_list, ImVec2(cx, g.cell_max.y + pad), color, text);
+    }
+  }
+}
+
+// The query axis title upright left of the query labels, the key axis title under the key labels.
+void draw_axis_titles(const HeatmapWidget& hm, const HeatmapGeometry& g) {
+  const float font = hm.font, pad = hm.pad;
+  const HeatmapMargins& m = g.margins;
+  if (hm.has_row_axis)
+    add_text_vertical(hm.draw_list,
+                      ImVec2(g.cell_min.x - pad - m.row_label_w - pad - font * 0.5f,
+                             (g.cell_min.y + g.cell_max.y) * 0.5f),
+                      hm.text_color, hm.spec.row_axis);
+  if (hm.has_col_axis)
+    add_text_centered(hm.draw_list,
+                      ImVec2((g.cell_min.x + g.cell_max.x) * 0.5f,
+                             g.cell_max.y + pad + (g.upright_cols ? std::min(m.col_label_w, font * 8.0f) : font) + pad),
+                      hm.text_color, hm.spec.col_axis);
+}
+
+// The selected query: an outline around its row when cells are big enough
+// for it to stay off their centres, and always a marker left of the row.
+void draw_selected_row(const HeatmapWidget& hm, const HeatmapGeometry& g) {
+  const int row = hm.spec.highlight_row;
+  if (row < g.row0 || row >= g.row0 + g.rows) return;
+  const float y0 = g.cell_min.y + float(row - g.row0) * g.cell;
+  const float cell = g.cell;
+  const ImU32 blue = IM_COL32(0, 90, 255, 255);
+  if (g.cell_px >= 8)
+    hm.draw_list->AddRect(ImVec2(g.cell_min.x - 2, y0 - 1), ImVec2(g.cell_max.x + 2, y0 + cell + 1), blue, 0, 0, 2.0f);
+  hm.draw_list->AddRectFilled(ImVec2(g.cell_min.x - 5, y0), ImVec2(g.cell_min.x - 2, y0 + std::max(cell, 2.0f)), blue);
+}
+
+// The default hover tooltip's body: row and column (label and index) and the value.
+void cell_readout(const HeatmapWidget& hm, int row, int col, float value) {
+  const HeatmapSpec& spec = hm.spec;
+  const std::vector<std::string>& row_labels = hm.row_labels;
+  const std::vector<std::string>& col_labels = hm.col_labels;
+  if (row < int(row_labels.size()))
+    ImGui::Text("%s: %s (%d)", spec.row_axis, row_labels[std::size_t(row)].c_str(), row);
+  else
+    ImGui::Text("%s: %d", spec.row_axis, row);
+  if (col < int(col_labels.size()))
+    ImGui::Text("%s: %s (%d)", spec.col_axis, col_labels[std::size_t(col)].c_str(), col);
+  else
+    ImGui::Text("%s: %d", spec.col_axis, col);
+  if (value > gfx::kMaskedValue) ImGui::Text("%s: %.4f", spec.value_name, double(value));
+  else ImGui::Text("%s: -inf", spec.value_name);
+}
+
+// Wheel zooms around the cell under the mouse (it stays under the mouse).
+void wheel_zoom(const HeatmapSpec& spec, const HeatmapGeometry& g, int mouse_x_px, int mouse_y_px, float wheel) {
+  HeatmapZoom& z = *spec.zoom;
+  const float fx = float(mouse_x_px - g.x_px) / float(g.w_px), fy = float(mouse_y_px - g.y_px) / float(g.h_px);
+  const float anchor_c = float(g.col0) + fx * float(g.cols), anchor_r = float(g.row0) + fy * float(g.rows);
+  z.zoom = std::clamp(z.zoom * std::pow(1.25f, wheel), 1.0f, float(std::max(spec.rows, spec.cols)));
+  const float new_cols = std::min(float(spec.cols), std::ceil(float(spec.cols) / z.zoom));
+  const float new_rows = std::min(float(spec.rows), std::ceil(float(spec.rows) / z.zoom));
+  z.col0 = anchor_c - fx * new_cols;
+  z.row0 = anchor_r - fy * new_rows;
+}
+
+// Hover readout: outline the cell, mark its value on the colorbar, tooltip;
+// the wheel zooms. Returns where the cells are and which one is hovered or clicked.
+HeatmapCells hover_readout(const HeatmapWidget& hm, const HeatmapGeometry& g, const float* values, bool hovered,
+                           bool released) {
+  const HeatmapSpec& spec = hm.spec;
+  const ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 mouse = io.MousePos;
+  const int mouse_x_px = int(std::floor(mouse.x * hm.scale)), mouse_y_px = int(std::floor(mouse.y * hm.scale));
+  HeatmapCells out{g.x_px, g.y_px, g.w_px, g.h_px, g.row0, g.col0, g.rows, g.cols};
+  if (!(hovered && mouse_x_px >= g.x_px && mouse_x_px < g.x_px + g.w_px && mouse_y_px >= g.y_px &&
+        mouse_y_px < g.y_px + g.h_px))
+    return out;
+  const int c = (mouse_x_px - g.x_px) / g.cell_px, r = (mouse_y_px - g.y_px) / g.cell_px;
+  out.hovered_row = g.row0 + r;
+  out.hovered_col = g.col0 + c;
+  // A click is a release without a drag (a drag pans instead).
+  out.clicked = released && io.MouseDragMaxDistanceSqr[0] < 16.0f;
+  const float value = values[std::size_t(r) * std::size_t(g.cols) + std::size_t(c)];
+  const ImVec2 a(g.cell_min.x + float(c) * g.cell, g.cell_min.y + float(r) * g.cell);
+  if (g.cell_px >= 8) hm.draw_list->AddRect(a, ImVec2(a.x + g.cell, a.y + g.cell), IM_COL32(0, 0, 0, 255), 0, 0, 2.0f);
+  if (spec.colorbar && value > gfx::kMaskedValue) {
+    const float y = g.bar_max.y - gfx::normalise_value(value, spec.lo, spec.hi) * (g.bar_max.y - g.bar_min.y);
+    hm.draw_list->AddLine(ImVec2(g.bar_min.x - 3, y), ImVec2(g.bar_max.x + 3, y), IM_COL32(0, 0, 0, 255), 2.0f);
+  }
+  ImGui::BeginTooltip();
+  if (spec.tooltip) spec.tooltip(out.hovered_row, out.hovered_col);
+  else cell_readout(hm, out.hovered_row, out.hovered_col, value);
+  ImGui::EndTooltip();
+  if (spec.zoom && io.MouseWheel != 0.0f) wheel_zoom(spec, g, mouse_x_px, mouse_y_px, io.MouseWheel);
+  return out;
+}
+
+// Drag pans by whole cells' worth of mouse movement.
+void drag_pan(const HeatmapWidget& hm, const HeatmapGeometry& g, bool active) {
+  if (!hm.spec.zoom || !active || !ImGui::IsMouseDragging(ImGuiMouseButton_Left)) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  hm.spec.zoom->col0 -= io.MouseDelta.x * hm.scale / float(g.cell_px);
+  hm.spec.zoom->row0 -= io.MouseDelta.y * hm.scale / float(g.cell_px);
+}
+
 }  // namespace
 
 bool PlotHeatmap(const char* label_id, const HeatmapSpec& spec, const ImVec2& size_arg, HeatmapCells* cells) {
@@ -463,184 +828,21 @@ bool PlotHeatmap(const char* label_id, const HeatmapSpec& spec, const ImVec2& si
   if (!ImGui::IsItemVisible()) return false;
   if (!ctx.renderer.ready() && ctx.renderer_error.empty()) ctx.renderer.init(&ctx.renderer_error);
 
-  ImDrawList* draw_list = ImGui::GetWindowDrawList();
-  const float scale = framebuffer_scale();
-  const float font = ImGui::GetFontSize();
-  const float pad = std::floor(font * 0.4f);
-  const ImU32 text_color = ImGui::GetColorU32(ImGuiCol_Text);
-  const ImU32 dim_color = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-  static const std::vector<std::string> no_labels;
-  const std::vector<std::string>& row_labels = spec.row_labels ? *spec.row_labels : no_labels;
-  const std::vector<std::string>& col_labels = spec.col_labels ? *spec.col_labels : no_labels;
-  const bool has_row_axis = spec.row_axis && *spec.row_axis;
-  const bool has_col_axis = spec.col_axis && *spec.col_axis;
-  auto label_valid = [](const std::vector<bool>* valid, int i) {
-    return !valid || i >= int(valid->size()) || (*valid)[std::size_t(i)];
-  };
+  const HeatmapWidget hm(spec);
+  HeatmapGeometry geometry;
+  geometry.margins = heatmap_margins(hm, size);
+  if (!choose_cell_window(hm, size, &geometry)) return false;
+  place_cells(hm, size, frame_min, &geometry);
 
-  // Margins around the cells: axis title + labels on the left and below,
-  // the colorbar and its tick labels on the right.
-  const float row_label_w = widest(row_labels);
-  const float col_label_w = widest(col_labels);
-  const float left = (has_row_axis ? font + pad : 0.0f) + row_label_w + pad;
-  // Colorbar labels: the ticks DrawColorbar will pick for about this height,
-  // and at least "0.0000" wide so neighbouring heatmaps get equal cells.
-  int tick_decimals = 0;
-  const std::vector<double> ticks =
-      NiceTicks(spec.lo, spec.hi, colorbar_max_ticks(size.y - 3 * font, font), &tick_decimals);
-  const float tick_label_w = std::max(widest(tick_labels(ticks, tick_decimals)), ImGui::CalcTextSize("0.0000").x);
-  const float bar_gap = std::floor(font * 0.8f), bar_w = font;
-  const float right = spec.colorbar ? bar_gap + bar_w + colorbar_label_offset(font) + tick_label_w + pad : pad;
-  const float top = std::floor(font * 0.5f);  // half a label: the top colorbar tick is centred on the edge
-  const float axis_h = has_col_axis ? pad + font : 0.0f;
-
-  // Which cells are shown: all of them, or the zoomed window; too many cells
-  // for the pixels available are cut to one framebuffer pixel per cell.
-  int row0 = 0, col0 = 0, rows = spec.rows, cols = spec.cols, cell_px = 0;
-  bool upright_cols = false;
-  float bottom = pad + font + axis_h + pad;
-  for (int pass = 0; pass < 2; ++pass) {
-    const float avail_w = (size.x - left - right) * scale, avail_h = (size.y - top - bottom) * scale;
-    const float zoom = spec.zoom ? spec.zoom->zoom : 1.0f;
-    // Square matrices (queries x keys) keep square windows: the diagonal stays the diagonal.
-    const int fit_h = spec.rows == spec.cols ? int(std::min(avail_w, avail_h)) : int(avail_h);
-    const int fit_w = spec.rows == spec.cols ? fit_h : int(avail_w);
-    visible_window(spec.rows, zoom, spec.zoom ? &spec.zoom->row0 : nullptr, fit_h, &row0, &rows);
-    visible_window(spec.cols, zoom, spec.zoom ? &spec.zoom->col0 : nullptr, fit_w, &col0, &cols);
-    cell_px = int(std::floor(std::min(avail_w / float(cols), avail_h / float(rows))));
-    // Key labels too wide for their cells are turned upright.
-    if (pass == 0) {
-      upright_cols = col_label_w + pad > float(cell_px) / scale;
-      if (!upright_cols) break;
-      bottom = pad + std::min(col_label_w, font * 8.0f) + axis_h + pad;
-    }
-  }
-  if (cell_px < 1) return false;
-
-  // Cells snap to whole framebuffer pixels, and every cell is cell_px square,
-  // so layout rectangles and the drawn texture agree exactly.
-  const int w_px = cell_px * cols, h_px = cell_px * rows;
-  const float w = float(w_px) / scale, h = float(h_px) / scale;
-  const float spare_x = std::max(0.0f, size.x - (left + w + right));
-  const int x_px = int(std::lround((frame_min.x + spare_x * 0.5f + left) * scale));
-  const int y_px = int(std::lround((frame_min.y + top) * scale));  // top-aligned under the title
-  const ImVec2 cell_min(float(x_px) / scale, float(y_px) / scale);
-  const ImVec2 cell_max(cell_min.x + w, cell_min.y + h);
-
-  // The window's values, row-major (the whole matrix when nothing is cut).
-  const float* shown_values = spec.values;
   std::vector<float> window;
-  if (rows != spec.rows || cols != spec.cols) {
-    window.resize(std::size_t(rows) * std::size_t(cols));
-    for (int r = 0; r < rows; ++r)
-      std::copy_n(spec.values + std::size_t(row0 + r) * std::size_t(spec.cols) + std::size_t(col0), cols,
-                  window.begin() + std::ptrdiff_t(r) * cols);
-    shown_values = window.data();
-  }
-  gfx::Heatmap& heatmap = ctx.heatmaps[id];
-  heatmap.set_values(shown_values, rows, cols);
-  heatmap.set_range(spec.lo, spec.hi);
-  heatmap.set_colormap(spec.colormap);
-  heatmap.render(ctx.renderer, w_px, h_px);
-  if (heatmap.texture()) {
-    draw_list->AddImage(ImTextureID(intptr_t(heatmap.texture())), cell_min, cell_max);
-  } else {
-    draw_list->AddText(cell_min, IM_COL32(200, 0, 0, 255), ctx.renderer_error.c_str());
-  }
-  draw_list->AddRect(ImVec2(cell_min.x - 1, cell_min.y - 1), ImVec2(cell_max.x + 1, cell_max.y + 1), kAxisColor);
-
-  // Token labels: queries down the left, keys along the bottom. When cells
-  // are smaller than a line of text, only every stride-th label is drawn.
-  const float cell = float(cell_px) / scale;
-  const int stride = std::max(1, int(std::ceil(font / cell)));
-  for (int r = 0; r < rows && row0 + r < int(row_labels.size()); r += stride) {
-    const char* text = row_labels[std::size_t(row0 + r)].c_str();
-    const float cy = cell_min.y + (float(r) + 0.5f) * cell;
-    draw_list->AddText(ImVec2(cell_min.x - pad - ImGui::CalcTextSize(text).x, std::floor(cy - font * 0.5f)),
-                       label_valid(spec.row_label_valid, row0 + r) ? text_color : dim_color, text);
-  }
-  for (int c = 0; c < cols && col0 + c < int(col_labels.size()); c += upright_cols ? stride : 1) {
-    const char* text = col_labels[std::size_t(col0 + c)].c_str();
-    const ImU32 color = label_valid(spec.col_label_valid, col0 + c) ? text_color : dim_color;
-    const float cx = cell_min.x + (float(c) + 0.5f) * cell;
-    if (upright_cols) {
-      const float tw = ImGui::CalcTextSize(text).x;
-      add_text_vertical(draw_list, ImVec2(cx, cell_max.y + pad + tw * 0.5f), color, text);
-    } else {
-      add_text_centered(draw_list, ImVec2(cx, cell_max.y + pad), color, text);
-    }
-  }
-  if (has_row_axis)
-    add_text_vertical(draw_list, ImVec2(cell_min.x - pad - row_label_w - pad - font * 0.5f, (cell_min.y + cell_max.y) * 0.5f),
-                      text_color, spec.row_axis);
-  if (has_col_axis)
-    add_text_centered(draw_list,
-                      ImVec2((cell_min.x + cell_max.x) * 0.5f,
-                             cell_max.y + pad + (upright_cols ? std::min(col_label_w, font * 8.0f) : font) + pad),
-                      text_color, spec.col_axis);
-
-  const ImVec2 bar_min(cell_max.x + bar_gap, cell_min.y), bar_max(cell_max.x + bar_gap + bar_w, cell_max.y);
-  if (spec.colorbar) DrawColorbar(draw_list, bar_min, bar_max, spec.colormap, spec.lo, spec.hi);
-
-  // The selected query: an outline around its row when cells are big enough
-  // for it to stay off their centres, and always a marker left of the row.
-  if (spec.highlight_row >= row0 && spec.highlight_row < row0 + rows) {
-    const float y0 = cell_min.y + float(spec.highlight_row - row0) * cell;
-    const ImU32 blue = IM_COL32(0, 90, 255, 255);
-    if (cell_px >= 8)
-      draw_list->AddRect(ImVec2(cell_min.x - 2, y0 - 1), ImVec2(cell_max.x + 2, y0 + cell + 1), blue, 0, 0, 2.0f);
-    draw_list->AddRectFilled(ImVec2(cell_min.x - 5, y0), ImVec2(cell_min.x - 2, y0 + std::max(cell, 2.0f)), blue);
-  }
-
-  // Hover readout: outline the cell, mark its value on the colorbar, tooltip.
-  const ImGuiIO& io = ImGui::GetIO();
-  const ImVec2 mouse = io.MousePos;
-  const int mouse_x_px = int(std::floor(mouse.x * scale)), mouse_y_px = int(std::floor(mouse.y * scale));
-  HeatmapCells out{x_px, y_px, w_px, h_px, row0, col0, rows, cols};
-  if (hovered && mouse_x_px >= x_px && mouse_x_px < x_px + w_px && mouse_y_px >= y_px && mouse_y_px < y_px + h_px) {
-    const int c = (mouse_x_px - x_px) / cell_px, r = (mouse_y_px - y_px) / cell_px;
-    out.hovered_row = row0 + r;
-    out.hovered_col = col0 + c;
-    // A click is a release without a drag (a drag pans instead).
-    out.clicked = released && io.MouseDragMaxDistanceSqr[0] < 16.0f;
-    const float value = shown_values[std::size_t(r) * std::size_t(cols) + std::size_t(c)];
-    const ImVec2 a(cell_min.x + float(c) * cell, cell_min.y + float(r) * cell);
-    if (cell_px >= 8) draw_list->AddRect(a, ImVec2(a.x + cell, a.y + cell), IM_COL32(0, 0, 0, 255), 0, 0, 2.0f);
-    if (spec.colorbar && value > gfx::kMaskedValue) {
-      const float y = bar_max.y - gfx::normalise_value(value, spec.lo, spec.hi) * (bar_max.y - bar_min.y);
-      draw_list->AddLine(ImVec2(bar_min.x - 3, y), ImVec2(bar_max.x + 3, y), IM_COL32(0, 0, 0, 255), 2.0f);
-    }
-    ImGui::BeginTooltip();
-    if (spec.tooltip) {
-      spec.tooltip(out.hovered_row, out.hovered_col);
-    } else {
-      const int R = out.hovered_row, C = out.hovered_col;
-      if (R < int(row_labels.size())) ImGui::Text("%s: %s (%d)", spec.row_axis, row_labels[std::size_t(R)].c_str(), R);
-      else ImGui::Text("%s: %d", spec.row_axis, R);
-      if (C < int(col_labels.size())) ImGui::Text("%s: %s (%d)", spec.col_axis, col_labels[std::size_t(C)].c_str(), C);
-      else ImGui::Text("%s: %d", spec.col_axis, C);
-      if (value > gfx::kMaskedValue) ImGui::Text("%s: %.4f", spec.value_name, double(value));
-      else ImGui::Text("%s: -inf", spec.value_name);
-    }
-    ImGui::EndTooltip();
-
-    // Wheel zooms around the cell under the mouse (it stays under the mouse).
-    if (spec.zoom && io.MouseWheel != 0.0f) {
-      HeatmapZoom& z = *spec.zoom;
-      const float fx = float(mouse_x_px - x_px) / float(w_px), fy = float(mouse_y_px - y_px) / float(h_px);
-      const float anchor_c = float(col0) + fx * float(cols), anchor_r = float(row0) + fy * float(rows);
-      z.zoom = std::clamp(z.zoom * std::pow(1.25f, io.MouseWheel), 1.0f, float(std::max(spec.rows, spec.cols)));
-      const float new_cols = std::min(float(spec.cols), std::ceil(float(spec.cols) / z.zoom));
-      const float new_rows = std::min(float(spec.rows), std::ceil(float(spec.rows) / z.zoom));
-      z.col0 = anchor_c - fx * new_cols;
-      z.row0 = anchor_r - fy * new_rows;
-    }
-  }
-  // Drag pans by whole cells' worth of mouse movement.
-  if (spec.zoom && active && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
-    spec.zoom->col0 -= io.MouseDelta.x * scale / float(cell_px);
-    spec.zoom->row0 -= io.MouseDelta.y * scale / float(cell_px);
-  }
+  const float* shown_values = window_values(spec, geometry, &window);
+  draw_cells(ctx, id, hm, geometry, shown_values);
+  draw_token_labels(hm, geometry);
+  draw_axis_titles(hm, geometry);
+  if (spec.colorbar) DrawColorbar(hm.draw_list, geometry.bar_min, geometry.bar_max, spec.colormap, spec.lo, spec.hi);
+  draw_selected_row(hm, geometry);
+  const HeatmapCells out = hover_readout(hm, geometry, shown_values, hovered, released);
+  drag_pan(hm, geometry, active);
 
   if (cells) *cells = out;
   return true;
