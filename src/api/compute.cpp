@@ -30,11 +30,13 @@ using L = ExplorerLimits;
 constexpr long long kMaxOutputCells = 1LL << 20;
 
 const std::initializer_list<const char*> kExplicitFields = {"Q", "K", "V", "mask", "scale", "temperature"};
-// Everything an explorer config (text or experiment) may hold; explorer_json
-// says which of these each kind takes.
-const std::initializer_list<const char*> kExplorerFields = {
-    "text",          "experiment",     "d_model",    "heads",       "seed",  "projection", "positions",
-    "trained_steps", "trained_scaled", "trained_lr", "temperature", "scale", "mask"};
+
+// An explorer config's key (text or experiment; explorer_json says which
+// kind takes which).
+bool is_explorer_field(const std::string& key) {
+  static const std::vector<std::string> names = explorer_field_names();
+  return std::find(names.begin(), names.end(), key) != names.end();
+}
 
 ComputeResult fail(const std::string& message) { return {false, dump(OutJson{{"error", message}})}; }
 ComputeResult succeed(const OutJson& result) { return {true, dump(result)}; }
@@ -131,7 +133,7 @@ ComputeResult compute(const std::string& config_json) {
   if (!config.is_object()) return fail("config: expected a JSON object, got " + describe(config));
   // An unknown key is reported as such, before "which kind of config is this".
   for (const auto& item : config.items())
-    if (!contains(kExplicitFields, item.key()) && !contains(kExplorerFields, item.key()))
+    if (!contains(kExplicitFields, item.key()) && !is_explorer_field(item.key()))
       return fail(field_name(item.key()) + ": unknown field (expected Q/K/V, text or experiment configs)");
   if (find_field(config, "experiment") || find_field(config, "text")) return compute_explorer(config);
   if (find_field(config, "Q") || find_field(config, "K") || find_field(config, "V")) return compute_explicit(config);

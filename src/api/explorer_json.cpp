@@ -6,9 +6,9 @@
 #include "explorer_json.hpp"
 
 #include <algorithm>
-#include <initializer_list>
 #include <map>
 
+#include "core/explorer_fields.hpp"
 #include "json_output.hpp"
 
 namespace attn::api {
@@ -18,13 +18,6 @@ namespace {
 // float32 numbers so a temperature of 0.1 prints as 0.1 and reads back exactly.
 using OrderedJson = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::string, bool,
                                          std::int64_t, std::uint64_t, float>;
-
-const std::initializer_list<const char*> kTextFields = {
-    "text",          "d_model",        "heads",      "seed",        "projection", "positions",
-    "trained_steps", "trained_scaled", "trained_lr", "temperature", "scale",      "mask"};
-const std::initializer_list<const char*> kExperimentFields = {"experiment", "temperature", "scale",
-                                                              "mask"};
-
 
 std::string read_experiment(const Json& value, Input& out) {
   const std::string expected = "expected \"fig41\" or \"causal\"";
@@ -162,62 +155,105 @@ OutJson top_keys_of(const ExplorerResult& r) {
 
 }  // namespace
 
+namespace {
+
+// "a, b, c": the keys a config of this kind takes, in the table's order.
+std::string field_names(bool experiment) {
+  std::string names;
+  for (const ExplorerField& field : explorer_fields())
+    if (field_applies(field, experiment)) names += (names.empty() ? "" : ", ") + std::string(field.name);
+  return names;
+}
+
+const ExplorerField* find_explorer_field(const std::string& key) {
+  for (const ExplorerField& field : explorer_fields())
+    if (key == field.name) return &field;
+  return nullptr;
+}
+
+// One field's value into its member; the member's type says how to read it.
+std::string read_field(const ExplorerField& field, const Json& value, ExplorerConfig& out) {
+  const std::string name = field.name;
+  return std::visit(
+      [&](auto member) -> std::string {
+        using M = decltype(member);
+        if constexpr (std::is_same_v<M, std::string ExplorerConfig::*>) {
+          if (!value.is_string()) return name + ": expected a string, got " + describe(value);
+          out.*member = value.get_ref<const std::string&>();
+          return {};
+        } else if constexpr (std::is_same_v<M, Input ExplorerConfig::*>) {
+          return read_experiment(value, out.*member);
+        } else if constexpr (std::is_same_v<M, int ExplorerConfig::*>) {
+          return read_int(value, name, field.lo, field.hi, out.*member);
+        } else if constexpr (std::is_same_v<M, uint64_t ExplorerConfig::*>) {
+          return read_seed(value, name, out.*member);
+        } else if constexpr (std::is_same_v<M, bool ExplorerConfig::*>) {
+          return read_bool(value, name, out.*member);
+        } else if constexpr (std::is_same_v<M, float ExplorerConfig::*>) {
+          return read_positive_float(value, name, out.*member);
+        } else if constexpr (std::is_same_v<M, Scale ExplorerConfig::*>) {
+          return read_scale(value, name, out.*member);
+        } else if constexpr (std::is_same_v<M, Projection ExplorerConfig::*>) {
+          return read_projection(value, out.*member);
+        } else {
+          MaskSpec spec;
+          if (std::string e = read_mask(value, name, ExplorerLimits::kMaxTokens, spec); !e.empty()) return e;
+          apply_mask(spec, out);
+          return {};
+        }
+      },
+      field.member);
+}
+
+// One field's value as printed.
+OrderedJson field_json(const ExplorerField& field, const ExplorerConfig& c) {
+  return std::visit(
+      [&](auto member) -> OrderedJson {
+        using M = decltype(member);
+        if constexpr (std::is_same_v<M, Input ExplorerConfig::*>) return input_name(c.*member);
+        else if constexpr (std::is_same_v<M, Scale ExplorerConfig::*>) return scale_json(c.*member);
+        else if constexpr (std::is_same_v<M, Projection ExplorerConfig::*>) return projection_name(c.*member);
+        else if constexpr (std::is_same_v<M, MaskMembers>) return mask_json(c);
+        else return c.*member;
+      },
+      field.member);
+}
+
+// Whether the canonical form of c prints the field.
+bool printed(const ExplorerField& field, const ExplorerConfig& c) {
+  return field_applies(field, c.input != Input::Text) &&
+         (field.scope != FieldScope::Trained || c.projection == Projection::Trained);
+}
+
+}  // namespace
+
 std::string read_explorer_config(const Json& config, ExplorerConfig& out) {
   out = ExplorerConfig{};
   if (!config.is_object()) return "config: expected a JSON object, got " + describe(config);
   const bool experiment = find_field(config, "experiment") != nullptr;
-  // Field names first, then each field's type and range (in reading order).
+  // Field names first, then each field's type and range (in the table's order).
   for (const auto& item : config.items()) {
+    const ExplorerField* field = find_explorer_field(item.key());
     if (experiment && item.key() == "text")
       return "text: a config has either \"text\" or \"experiment\", not both";
-    if (experiment && !contains(kExperimentFields, item.key()) && contains(kTextFields, item.key()))
+    if (experiment && field && !field_applies(*field, true))
       return field_name(item.key()) + ": only text configs take it (an experiment config takes " +
-             joined(kExperimentFields) + ")";
-    if (!contains(experiment ? kExperimentFields : kTextFields, item.key()))
+             field_names(true) + ")";
+    if (!field)
       return field_name(item.key()) + ": unknown field (" +
-             (experiment ? "an experiment config takes " + joined(kExperimentFields)
-                         : "a text config takes " + joined(kTextFields)) + ")";
+             (experiment ? "an experiment config takes " : "a text config takes ") + field_names(experiment) + ")";
   }
-  using L = ExplorerLimits;
-  if (experiment) {
-    if (std::string e = read_experiment(*find_field(config, "experiment"), out.input); !e.empty()) return e;
-  } else {
-    const Json* text = find_field(config, "text");
-    if (!text) return "text: missing (a config needs \"text\" or \"experiment\")";
-    if (!text->is_string()) return "text: expected a string, got " + describe(*text);
-    out.text = text->get_ref<const std::string&>();
-    if (const Json* v = find_field(config, "d_model"))
-      if (std::string e = read_int(*v, "d_model", L::kMinDModel, L::kMaxDModel, out.d_model); !e.empty())
-        return e;
-    if (const Json* v = find_field(config, "heads"))
-      if (std::string e = read_int(*v, "heads", 1, L::kMaxHeads, out.heads); !e.empty()) return e;
-    if (const Json* v = find_field(config, "seed"))
-      if (std::string e = read_seed(*v, "seed", out.seed); !e.empty()) return e;
-    if (const Json* v = find_field(config, "projection"))
-      if (std::string e = read_projection(*v, out.projection); !e.empty()) return e;
-    if (const Json* v = find_field(config, "positions"))
-      if (std::string e = read_bool(*v, "positions", out.positions); !e.empty()) return e;
+  for (const ExplorerField& field : explorer_fields()) {
+    if (!field_applies(field, experiment)) continue;
+    const Json* value = find_field(config, field.name);
+    if (!value) {
+      if (field.scope == FieldScope::TextInput) return "text: missing (a config needs \"text\" or \"experiment\")";
+      continue;
+    }
     // The trained projection's recipe (see ExplorerConfig): only with "projection": "trained".
-    const char* trained_fields[] = {"trained_steps", "trained_scaled", "trained_lr"};
-    for (const char* f : trained_fields)
-      if (find_field(config, f) && out.projection != Projection::Trained)
-        return std::string(f) + ": only with \"projection\": \"trained\"";
-    if (const Json* v = find_field(config, "trained_steps"))
-      if (std::string e = read_int(*v, "trained_steps", 1, L::kMaxTrainedSteps, out.trained_steps); !e.empty())
-        return e;
-    if (const Json* v = find_field(config, "trained_scaled"))
-      if (std::string e = read_bool(*v, "trained_scaled", out.trained_scaled); !e.empty()) return e;
-    if (const Json* v = find_field(config, "trained_lr"))
-      if (std::string e = read_positive_float(*v, "trained_lr", out.trained_learning_rate); !e.empty()) return e;
-  }
-  if (const Json* v = find_field(config, "temperature"))
-    if (std::string e = read_positive_float(*v, "temperature", out.temperature); !e.empty()) return e;
-  if (const Json* v = find_field(config, "scale"))
-    if (std::string e = read_scale(*v, "scale", out.scale); !e.empty()) return e;
-  if (const Json* v = find_field(config, "mask")) {
-    MaskSpec spec;
-    if (std::string e = read_mask(*v, "mask", L::kMaxTokens, spec); !e.empty()) return e;
-    apply_mask(spec, out);
+    if (field.scope == FieldScope::Trained && out.projection != Projection::Trained)
+      return std::string(field.name) + ": only with \"projection\": \"trained\"";
+    if (std::string e = read_field(field, *value, out); !e.empty()) return e;
   }
   return {};
 }
@@ -233,25 +269,29 @@ std::string parse_explorer_config(const std::string& json_text, ExplorerConfig& 
 
 std::string print_explorer_config(const ExplorerConfig& c) {
   OrderedJson j = OrderedJson::object();
-  if (c.input == Input::Text) {
-    j["text"] = c.text;
-    j["d_model"] = c.d_model;
-    j["heads"] = c.heads;
-    j["seed"] = c.seed;
-    j["projection"] = projection_name(c.projection);
-    j["positions"] = c.positions;
-    if (c.projection == Projection::Trained) {
-      j["trained_steps"] = c.trained_steps;
-      j["trained_scaled"] = c.trained_scaled;
-      j["trained_lr"] = c.trained_learning_rate;
-    }
-  } else {
-    j["experiment"] = input_name(c.input);
-  }
-  j["temperature"] = c.temperature;
-  j["scale"] = scale_json(c.scale);
-  j["mask"] = mask_json(c);
+  for (const ExplorerField& field : explorer_fields())
+    if (printed(field, c)) j[field.name] = field_json(field, c);
   return j.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
+}
+
+std::vector<std::string> explorer_field_names() {
+  std::vector<std::string> names;
+  for (const ExplorerField& field : explorer_fields()) names.push_back(field.name);
+  return names;
+}
+
+std::string explorer_fields_markdown() {
+  static const char* const kScope[] = {"text (the input)", "experiment (the input)", "text",
+                                       "text, with projection \"trained\"", "text, experiment"};
+  const ExplorerConfig defaults;
+  std::string out = "| field | configs | values | default | meaning |\n|---|---|---|---|---|\n";
+  for (const ExplorerField& field : explorer_fields()) {
+    const bool input = field.scope == FieldScope::TextInput || field.scope == FieldScope::ExperimentInput;
+    const std::string default_text = input ? "(required)" : "`" + field_json(field, defaults).dump() + "`";
+    out += "| `" + std::string(field.name) + "` | " + kScope[int(field.scope)] + " | " + field.values + " | " +
+           default_text + " | " + field.doc + " |\n";
+  }
+  return out;
 }
 
 std::string print_explorer_result(const ExplorerResult& r) {

@@ -1,25 +1,24 @@
 // The explorer's state <-> JSON: one parser and one printer for
 // attn::ExplorerConfig, used by compute() (config in), by the UI (its state
-// out, e.g. window.attentionLab.currentConfig(), later the URL query) and by
-// the CLI (`attention_cli config`). print_explorer_config(parse(x)) is a fixed point.
+// out, e.g. window.attentionLab.currentConfig()) and by the CLI
+// (`attention_cli config`). print_explorer_config(parse(x)) is a fixed point.
 //
-// JSON form (every field optional except the input):
+// Both walk the field table (core/explorer_fields.hpp): the keys, which
+// configs take them, their types and ranges, the printed order and the
+// documentation (explorer_fields_markdown(), the README's config table) all
+// come from there. In short:
 //   {"text": "The cat sat on the mat" | "experiment": "fig41" | "causal",
-//    "d_model": 32, "heads": 4, "seed": 1,
-//    "projection": "random" | "identity" | "chapter" | "trained",
-//    "positions": false, "temperature": 1.0, "scale": "sqrt" | "none" | number,
-//    "trained_steps": 100, "trained_scaled": true, "trained_lr": 0.003 (only with
-//      "projection": "trained": the scaling lab's model with d_k = d_model, retrained),
-//    "mask": "none" | "causal" | "padding" | {"pad": k} | [[0/1, ...], ...]}
-// d_model, heads, seed, projection and positions belong to text configs only
-// (an experiment fixes its own input and projections); in an experiment config
-// they are errors. Absent fields take the ExplorerConfig defaults.
-// "padding" masks the [PAD] tokens the text already has; {"pad": k} appends k
-// more first ({"pad": 0} is "padding"); a matrix is a custom mask over the
-// final tokens, 1/true = may attend.
+//    "d_model", "heads", "seed", "projection", "positions",     (text configs)
+//    "trained_steps", "trained_scaled", "trained_lr",           (projection "trained")
+//    "temperature", "scale", "mask"}                            (both)
+// Absent fields take the ExplorerConfig defaults. "padding" masks the [PAD]
+// tokens the text already has; {"pad": k} appends k more first ({"pad": 0}
+// is "padding"); a matrix is a custom mask over the final tokens, 1/true =
+// may attend.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "api/json_input.hpp"
 #include "core/explorer.hpp"
@@ -34,6 +33,13 @@ std::string read_explorer_config(const Json& config, ExplorerConfig& out);
 
 // The canonical JSON of a config (experiments omit the text-only fields).
 std::string print_explorer_config(const ExplorerConfig& config);
+
+// Every key an explorer config may hold (text or experiment), in table order.
+std::vector<std::string> explorer_field_names();
+
+// The field table as a markdown table (field, configs, values, default,
+// meaning): the README's config reference, checked against this by a test.
+std::string explorer_fields_markdown();
 
 // The compute() result of a checked config: {"tokens", "scores",
 // "scaled_scores", "weights", "output", "average", "stats", "average_stats",

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "experiments.hpp"
+#include "explorer_fields.hpp"
 #include "sentence.hpp"
 #include "tokenizer.hpp"
 
@@ -59,7 +60,7 @@ void nearest_valid_heads(int d_model, int heads, int& below, int& above) {
     if (d_model % h == 0) above = h;
 }
 
-std::string check_explorer_config(const ExplorerConfig& c) {
+std::string check_explorer_config(const ExplorerConfig& c, bool has_trained_weights) {
   using L = ExplorerLimits;
   if (c.input == Input::Text) {
     if (c.d_model < L::kMinDModel || c.d_model > L::kMaxDModel)
@@ -89,7 +90,7 @@ std::string check_explorer_config(const ExplorerConfig& c) {
     if (std::string e = check_train_config(trained_recipe(c)); !e.empty()) return "projection: trained model: " + e;
     if (c.trained_steps < 1 || c.trained_steps > L::kMaxTrainedSteps)
       return "trained_steps: must be between 1 and " + std::to_string(L::kMaxTrainedSteps);
-    if (static_cast<long long>(c.trained_steps) * c.d_model * c.d_model > L::kMaxTrainingWork)
+    if (!has_trained_weights && static_cast<long long>(c.trained_steps) * c.d_model * c.d_model > L::kMaxTrainingWork)
       return "trained_steps: retraining " + std::to_string(c.trained_steps) + " steps at d_model " +
              std::to_string(c.d_model) + " is too slow for the explorer (steps x d_model^2 <= " +
              std::to_string(L::kMaxTrainingWork) + ")";
@@ -139,7 +140,7 @@ static HeadSummary summarise(const Matrix& weights) {
 
 // Token embeddings X and the projections, as the config's input and
 // projection mode define them.
-static void build_inputs(const ExplorerConfig& c, ExplorerResult& r) {
+static void build_inputs(const ExplorerConfig& c, const MultiHeadWeights* trained, ExplorerResult& r) {
   switch (c.input) {
     case Input::Figure41: {
       const Figure41Config f;
@@ -168,6 +169,10 @@ static void build_inputs(const ExplorerConfig& c, ExplorerResult& r) {
         case Projection::Chapter: r.weights = figure41_projections(c.d_model, c.heads); break;
         case Projection::Random: r.weights = random_projections(c.d_model, c.heads, c.seed); break;
         case Projection::Trained: {
+          if (trained) {
+            r.weights = *trained;
+            break;
+          }
           // Retrained from the recipe (deterministic, bit-identical in every build),
           // so the config alone reproduces what the lab trained.
           Trainer trainer(trained_recipe(c));
@@ -180,21 +185,8 @@ static void build_inputs(const ExplorerConfig& c, ExplorerResult& r) {
   }
 }
 
-// True when a and b give the same X and projections: everything but the
-// temperature, the scale and the mask (pads change the tokens, so they count).
-static bool same_inputs(const ExplorerConfig& a, const ExplorerConfig& b,
-                        const std::vector<std::string>& a_tokens,
-                        const std::vector<std::string>& b_tokens) {
-  if (a.input != b.input) return false;
-  if (a.input != Input::Text) return true;
-  const bool same_training = a.projection != Projection::Trained ||
-                             (a.trained_steps == b.trained_steps && a.trained_scaled == b.trained_scaled &&
-                              a.trained_learning_rate == b.trained_learning_rate);
-  return a_tokens == b_tokens && a.d_model == b.d_model && a.heads == b.heads && a.seed == b.seed &&
-         a.projection == b.projection && a.positions == b.positions && same_training;
-}
-
-ExplorerResult run_explorer(const ExplorerConfig& c, const ExplorerResult* previous) {
+ExplorerResult run_explorer(const ExplorerConfig& c, const ExplorerResult* previous,
+                            const MultiHeadWeights* trained) {
   ExplorerResult r;
   r.config = c;
   r.tokens = explorer_tokens(c);
@@ -205,7 +197,7 @@ ExplorerResult run_explorer(const ExplorerConfig& c, const ExplorerResult* previ
     r.X = previous->X;
     r.weights = previous->weights;
   } else {
-    build_inputs(c, r);
+    build_inputs(c, trained, r);
   }
 
   AttentionOptions options;

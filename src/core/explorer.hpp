@@ -44,10 +44,12 @@ struct ExplorerLimits {
   // uniform or one-hot; the bounds keep the sliders in a range that teaches.
   static constexpr float kMinTemperature = 1e-3f, kMaxTemperature = 1e3f;
   static constexpr float kMaxScale = 1e3f;
-  // Retraining runs on every change of the trained set-up: steps x d_model^2
-  // is bounded so it stays under about a second natively (2000 steps at
-  // d_model 32, 500 at 64; measured 0.4 ms a step at d_model 32).
-  static constexpr int kMaxTrainedSteps = 5000;
+  // A trained projection: the scaling lab's model, whatever step count it has
+  // reached (up to kMaxTrainedSteps), is used as it is. Retraining one from its
+  // recipe (compute(), a config from a URL) costs steps x d_model^2, bounded so
+  // it stays under about a second natively (2000 steps at d_model 32, 500 at
+  // 64; measured 0.4 ms a step at d_model 32).
+  static constexpr int kMaxTrainedSteps = 100000;
   static constexpr long long kMaxTrainingWork = 2000LL * 32 * 32;
   static constexpr int kMaxHeads = 64;
 };
@@ -98,14 +100,21 @@ std::vector<std::string> explorer_tokens(const ExplorerConfig& config);
 
 // Empty when the config can run, otherwise "<field>: <why>" naming the field
 // to fix (d_model, heads, text, temperature, mask, projection).
-std::string check_explorer_config(const ExplorerConfig& config);
+// has_trained_weights: the caller passes a Trained projection's weights to
+// run_explorer, so the retraining work limit (kMaxTrainingWork) does not apply.
+std::string check_explorer_config(const ExplorerConfig& config, bool has_trained_weights = false);
 
-// Precondition: check_explorer_config(config) is empty.
+// Precondition: check_explorer_config(config, trained != nullptr) is empty.
 // previous (optional): the last result. When only the temperature, scale or
 // mask changed, its embeddings X and projections are reused instead of drawn
 // again (at d_model 512 that is a million normal draws per slider step); the
-// numbers are identical either way.
-ExplorerResult run_explorer(const ExplorerConfig& config, const ExplorerResult* previous = nullptr);
+// numbers are identical either way (explorer_fields.hpp: same_inputs).
+// trained (optional): a Trained projection's weights that the caller already
+// holds (the scaling lab's model, or a retraining the UI spread over frames):
+// they must be what trained_recipe(config) gives after trained_steps steps.
+// Without them run_explorer retrains the recipe itself.
+ExplorerResult run_explorer(const ExplorerConfig& config, const ExplorerResult* previous = nullptr,
+                            const MultiHeadWeights* trained = nullptr);
 
 // The nearest head counts below and above heads that divide d_model (0 = none).
 void nearest_valid_heads(int d_model, int heads, int& below, int& above);

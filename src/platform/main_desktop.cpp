@@ -2,11 +2,13 @@
 // Used for debugging and for screenshots under `xvfb-run -a`.
 //
 //   attention_app [--size WxH] [--frames N] [--screenshot FILE.png] [--layout FILE.json]
-//                 [--view ID] [--preset ID] [--config-text TEXT] [--state FILE.json]
-//                 [--panel ID] [--dk D] [--train-steps N]
+//                 [--state FILE.json] [--view ID] [--preset ID] [--text TEXT]
+//                 [--config JSON] [--panel ID] [--dk D] [--train-steps N]
 //
-// With --screenshot, --layout or --frames the app renders N frames (default 3),
-// writes the requested files from the last frame and exits 0. Bad flags exit 2.
+// With --screenshot, --layout, --state or --frames the app renders N frames
+// (default 3), writes the requested files from the last frame and exits 0.
+// Bad flags exit 2. --view, --preset, --text, --config, --panel and --dk are
+// the start-up options the web page takes as URL parameters (ui/startup.hpp).
 #include <cfloat>
 #include <cstdio>
 #include <cstdlib>
@@ -18,37 +20,39 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
-#include "api/explorer_json.hpp"
 #include "gfx/gl.hpp"
 #include "gfx/screenshot.hpp"
 #include "platform/native_memory.hpp"
 #include "platform/ui_scale.hpp"
 #include "ui/app.hpp"
+#include "ui/startup.hpp"
 #include "ui/strings.hpp"
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: attention_app [--size WxH] [--frames N] [--screenshot FILE.png] [--layout FILE.json]\n"
-    "  --size WxH          window size in pixels (default 1280x800)\n"
-    "  --frames N          render N frames, then exit (default 3 with --screenshot/--layout)\n"
-    "  --screenshot FILE   write the last frame as PNG and exit\n"
-    "  --layout FILE       write the heatmap layout JSON of the last frame and exit\n"
-    "  --state FILE        write the state JSON (config, tokens, stats table) of the last frame\n"
-    "  --view ID           start in view heatmaps|focus|steps|lines|stats|chapter|scaling|debug\n"
-    "  --panel ID          the scaling lab's panel fig42|saturation|training\n"
-    "  --dk D              the scaling lab's d_k (1-1024)\n"
-    "  --train-steps N     train the scaling lab's two models N steps before the first frame\n"
-    "  --text TEXT         start with this sentence in the sentence box\n"
-    "  --config JSON       start from this explorer config (compute()'s format, text or experiment)\n"
-    "  --preset ID         start from preset fig41|causal|sentence0|sentence1|sentence2|padded\n"
-    "The debug view's matrix dump is written to attention_dump.json in the current directory.\n";
+std::string usage() {
+  return "usage: attention_app [--size WxH] [--frames N] [--screenshot FILE.png] [--layout FILE.json]\n"
+         "  --size WxH          window size in pixels (default 1280x800)\n"
+         "  --frames N          render N frames, then exit (default 3 with --screenshot/--layout/--state)\n"
+         "  --screenshot FILE   write the last frame as PNG and exit\n"
+         "  --layout FILE       write the heatmap layout JSON of the last frame and exit\n"
+         "  --state FILE        write the state JSON (config, tokens, stats table) of the last frame\n"
+         "  --view ID           start in view " + attn::ui::view_ids() + "\n"
+         "  --panel ID          the scaling lab's panel " + attn::ui::scaling_panel_ids() + "\n"
+         "  --dk D              the scaling lab's d_k (1-1024)\n"
+         "  --train-steps N     train the scaling lab's two models N steps before the first frame\n"
+         "  --text TEXT         start with this sentence in the sentence box\n"
+         "  --config JSON       start from this explorer config (compute()'s format, text or experiment)\n"
+         "  --preset ID         start from preset " + attn::ui::preset_ids() + "\n"
+         "The debug view's matrix dump is written to attention_dump.json in the current directory.\n";
+}
 
 struct Options {
   int width = 1280, height = 800;
   int frames = 0;  // 0: interactive
-  int d_k = 0, train_steps = 0;  // 0: the lab's defaults
-  std::string screenshot, layout, state, view, preset, text, config, panel;
+  int train_steps = 0;
+  std::string screenshot, layout, state;
+  attn::ui::StartupOptions startup;
 };
 
 bool parse_int(const std::string& text, int lo, int hi, int* out) {
@@ -61,19 +65,30 @@ bool parse_int(const std::string& text, int lo, int hi, int* out) {
 
 // Returns an empty string on success, else what is wrong.
 std::string parse_options(int argc, char** argv, Options* options, bool* help) {
+  attn::ui::StartupOptions& startup = options->startup;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag == "--help" || flag == "-h") {
       *help = true;
       return "";
     }
-    if (flag != "--size" && flag != "--frames" && flag != "--screenshot" && flag != "--layout" &&
-        flag != "--state" && flag != "--view" && flag != "--preset" && flag != "--text" &&
-        flag != "--config" && flag != "--panel" && flag != "--dk" && flag != "--train-steps")
+    std::string* text_value = flag == "--screenshot" ? &options->screenshot
+                              : flag == "--layout"   ? &options->layout
+                              : flag == "--state"    ? &options->state
+                              : flag == "--view"     ? &startup.view
+                              : flag == "--preset"   ? &startup.preset
+                              : flag == "--text"     ? &startup.text
+                              : flag == "--config"   ? &startup.config
+                              : flag == "--panel"    ? &startup.panel
+                              : flag == "--dk"       ? &startup.d_k
+                                                     : nullptr;
+    if (!text_value && flag != "--size" && flag != "--frames" && flag != "--train-steps")
       return "unknown option '" + flag + "'";
     if (i + 1 >= argc) return flag + " needs a value";
     const std::string value = argv[++i];
-    if (flag == "--size") {
+    if (text_value) {
+      *text_value = value;
+    } else if (flag == "--size") {
       const std::size_t x = value.find('x');
       if (x == std::string::npos || !parse_int(value.substr(0, x), 64, 8192, &options->width) ||
           !parse_int(value.substr(x + 1), 64, 8192, &options->height))
@@ -81,39 +96,16 @@ std::string parse_options(int argc, char** argv, Options* options, bool* help) {
     } else if (flag == "--frames") {
       if (!parse_int(value, 1, 100000, &options->frames))
         return "--frames expects a whole number >= 1, got '" + value + "'";
-    } else if (flag == "--panel") {
-      attn::ui::ScalingPanel panel;
-      if (!attn::ui::scaling_panel_from_id(value, &panel)) return "--panel: unknown panel '" + value + "'";
-      options->panel = value;
-    } else if (flag == "--dk") {
-      if (!parse_int(value, attn::ui::ScalingLimits::kMinDk, attn::ui::ScalingLimits::kMaxDk, &options->d_k))
-        return "--dk expects a whole number in 1-1024, got '" + value + "'";
-    } else if (flag == "--train-steps") {
-      if (!parse_int(value, 0, 100000, &options->train_steps))
-        return "--train-steps expects a whole number in 0-100000, got '" + value + "'";
-    } else if (flag == "--screenshot") {
-      options->screenshot = value;
-    } else if (flag == "--config") {
-      attn::ExplorerConfig probe;
-      const std::string why = attn::api::parse_explorer_config(value, probe);
-      if (!why.empty()) return "--config: " + why;
-      options->config = value;
-    } else if (flag == "--text") {
-      options->text = value;
-    } else if (flag == "--state") {
-      options->state = value;
-    } else if (flag == "--view") {
-      attn::ui::View view;
-      if (!attn::ui::view_from_id(value, &view)) return "--view: unknown view '" + value + "'";
-      options->view = value;
-    } else if (flag == "--preset") {
-      attn::ui::AppState probe;
-      if (!attn::ui::apply_preset(probe, value)) return "--preset: unknown preset '" + value + "'";
-      options->preset = value;
-    } else {
-      options->layout = value;
+    } else if (!parse_int(value, 0, int(attn::TrainLimits::kMaxSteps), &options->train_steps)) {
+      return "--train-steps expects a whole number in 0-" + std::to_string(attn::TrainLimits::kMaxSteps) +
+             ", got '" + value + "'";
     }
   }
+  // The start-up options are checked by applying them to a scratch state:
+  // the same function (and messages) the real start uses.
+  attn::ui::AppState probe;
+  const std::vector<std::string> problems = attn::ui::apply_startup(probe, startup, "--");
+  if (!problems.empty()) return problems.front();
   if ((!options->screenshot.empty() || !options->layout.empty() || !options->state.empty()) && options->frames == 0)
     options->frames = 3;
   return "";
@@ -131,11 +123,11 @@ int main(int argc, char** argv) {
   bool help = false;
   const std::string error = parse_options(argc, argv, &options, &help);
   if (help) {
-    std::fputs(kUsage, stdout);
+    std::fputs(usage().c_str(), stdout);
     return 0;
   }
   if (!error.empty()) {
-    std::fprintf(stderr, "attention_app: %s\n%s", error.c_str(), kUsage);
+    std::fprintf(stderr, "attention_app: %s\n%s", error.c_str(), usage().c_str());
     return 2;
   }
   const bool batch = options.frames > 0;
@@ -168,23 +160,7 @@ int main(int argc, char** argv) {
 
   attn::ui::AppState state;
   state.debug = true;  // the desktop build is the debugging build: the debug view is always there
-  if (!options.preset.empty()) attn::ui::apply_preset(state, options.preset);
-  if (!options.config.empty()) {
-    attn::api::parse_explorer_config(options.config, state.config);
-    state.sentence = state.config.text;
-    state.config_changed = true;
-  }
-  if (!options.text.empty()) {
-    state.sentence = state.config.text = options.text;
-    state.config.input = attn::Input::Text;  // a sentence replaces an experiment input
-    state.config_changed = true;
-  }
-  if (!options.view.empty()) attn::ui::view_from_id(options.view, &state.view);
-  if (!options.panel.empty()) {
-    attn::ui::scaling_panel_from_id(options.panel, &state.scaling.panel);
-    state.scaling.select_panel_frames = 2;
-  }
-  if (options.d_k > 0) state.scaling.d_k = options.d_k;
+  attn::ui::apply_startup(state, options.startup, "--");  // checked in parse_options
   for (int i = 0; i < options.train_steps; ++i) attn::ui::training_step(state.scaling);
   int exit_code = 0;
   for (int frame = 1; !glfwWindowShouldClose(window); ++frame) {

@@ -1,15 +1,15 @@
 // Browser entry point: Emscripten's GLFW + WebGL2, the same UI as the desktop.
 //
-// Works around Dear ImGui 1.86 on Emscripten 3.1.6 (see shared TOOLCHAIN notes):
+// Works around Dear ImGui 1.86 on Emscripten 3.1.6:
 //  - GLFW ignores CSS size changes and devicePixelRatio: on every resize event
 //    (and each frame, for zoom changes) the canvas backbuffer is set to CSS size
 //    * devicePixelRatio, and style and fonts scale by it (mouse positions
 //    already arrive in backbuffer pixels).
 //  - Raw wheel deltas are unscaled and reversed: normalised in on_wheel.
-// URL parameters (read once at start): ?debug=1 shows the debug view,
-// ?preset=fig41|causal|sentence0..2|padded loads a preset, ?view=heatmaps|focus|
-// steps|lines|stats|chapter|scaling|debug opens a view, ?panel=fig42|saturation|
-// training opens a panel of the scaling lab and ?dk=1..1024 sets its d_k.
+// URL parameters (read once at start): ?debug=1 shows the debug view; ?preset,
+// ?config, ?text, ?view, ?panel and ?dk are the desktop's start-up flags
+// (ui/startup.hpp lists their values); a value that cannot be applied is
+// named in a console warning and the rest still apply.
 // The debug view's matrix dump is offered as a download (attention_dump.json).
 // The first frame is drawn inside main, so the layout exists as soon as the
 // module's ready promise resolves (web/main.js then sets data-ready).
@@ -28,6 +28,7 @@
 #include "gfx/gl.hpp"
 #include "platform/ui_scale.hpp"
 #include "platform/web_app.hpp"
+#include "ui/startup.hpp"
 #include "ui/strings.hpp"
 
 namespace attn::platform {
@@ -96,14 +97,18 @@ std::string url_parameter(const char* name) {
   return text;
 }
 
+// The URL's start-up options: the same as the desktop's flags (ui/startup.hpp).
 void apply_url(ui::AppState& state) {
   state.debug = url_parameter("debug") == "1";
-  const std::string preset = url_parameter("preset");
-  if (!preset.empty()) ui::apply_preset(state, preset);
-  ui::view_from_id(url_parameter("view"), &state.view);
-  if (ui::scaling_panel_from_id(url_parameter("panel"), &state.scaling.panel)) state.scaling.select_panel_frames = 2;
-  const int d_k = std::atoi(url_parameter("dk").c_str());
-  if (d_k >= ui::ScalingLimits::kMinDk && d_k <= ui::ScalingLimits::kMaxDk) state.scaling.d_k = d_k;
+  ui::StartupOptions options;
+  options.preset = url_parameter("preset");
+  options.config = url_parameter("config");
+  options.text = url_parameter("text");
+  options.view = url_parameter("view");
+  options.panel = url_parameter("panel");
+  options.d_k = url_parameter("dk");
+  for (const std::string& problem : ui::apply_startup(state, options, "?"))
+    EM_ASM({ console.warn("attention lab: " + UTF8ToString($0)); }, problem.c_str());
 }
 
 // The debug view's dump: a browser download, since the page has no file system.

@@ -1,5 +1,6 @@
-// The frame function, layout and state export; see app.hpp. The explorer's
-// panels live in explorer/, the Figure 4.1 panels in fig41_panels.cpp.
+// The frame function, layout and state export; see app.hpp. The views are
+// listed in views.cpp, the explorer's panels live in explorer/ (its core runs
+// in explorer/update.cpp), the Figure 4.1 panels in fig41_panels.cpp.
 #include "ui/app.hpp"
 
 #include <algorithm>
@@ -12,10 +13,8 @@
 
 #include "api/explorer_json.hpp"
 #include "ui/explorer/explorer.hpp"
-#include "ui/fig41_panels.hpp"
 #include "ui/panel.hpp"
 #include "ui/scaling/scaling.hpp"
-#include "ui/strings.hpp"
 
 namespace attn::ui {
 
@@ -37,107 +36,6 @@ void apply_style(float scale) {
   style.ScaleAllSizes(scale);
   ImGui::GetStyle() = style;
 }
-
-const char* view_id(View view) {
-  switch (view) {
-    case View::Heatmaps: return "heatmaps";
-    case View::Focus: return "focus";
-    case View::Steps: return "steps";
-    case View::Lines: return "lines";
-    case View::Stats: return "stats";
-    case View::Chapter: return "chapter";
-    case View::Scaling: return "scaling";
-    case View::Debug: return "debug";
-  }
-  return "heatmaps";
-}
-
-bool view_from_id(const std::string& id, View* view) {
-  for (int i = 0; i < kViewCount; ++i)
-    if (id == view_id(View(i))) {
-      *view = View(i);
-      return true;
-    }
-  return false;
-}
-
-namespace {
-
-// Runs the core only when a control changed the config, never per frame.
-// A config the core rejects leaves the last good result on screen.
-void update_result(AppState& state) {
-  if (!state.config_changed) return;
-  state.config_changed = false;
-  ExplorerConfig& config = state.config;
-  // A custom mask follows the token count: a new count starts from "all allowed".
-  if (config.mask == Mask::Kind::Custom) {
-    const int n = int(explorer_tokens(config).size());
-    // A pasted novel must not allocate n^2 flags before the check rejects it.
-    if (n <= ExplorerLimits::kMaxTokens && (config.custom_mask.rows() != n || config.custom_mask.cols() != n))
-      config.custom_mask = MaskMatrix::Constant(n, n, true);
-  }
-  state.error = check_explorer_config(config);
-  if (!state.error.empty()) return;
-  const auto start = std::chrono::steady_clock::now();
-  state.result = run_explorer(config, state.result ? &*state.result : nullptr);
-  state.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  const int n = int(state.result->tokens.size());
-  state.selected_query = std::clamp(state.selected_query, 0, std::max(0, n - 1));
-  const int heads = int(state.result->attention.heads.size());
-  if (state.selected_head >= heads) state.selected_head = -1;
-  state.lines_head_visible.resize(std::size_t(heads), true);
-}
-
-struct TabSpec {
-  View view;
-  const char* label_key;
-  const char* control;
-};
-
-void draw_views(AppState& state) {
-  static const TabSpec tabs[] = {
-      {View::Heatmaps, "tab.heatmaps", "tab_heatmaps"}, {View::Focus, "tab.focus", "tab_focus"},
-      {View::Steps, "tab.steps", "tab_steps"},          {View::Lines, "tab.lines", "tab_lines"},
-      {View::Stats, "tab.stats", "tab_stats"},          {View::Chapter, "tab.chapter", "tab_chapter"},
-      {View::Scaling, "tab.scaling", "tab_scaling"},    {View::Debug, "tab.debug", "tab_debug"}};
-  if (!ImGui::BeginTabBar("##views")) return;
-  for (const TabSpec& tab : tabs) {
-    if (tab.view == View::Debug && !state.debug) continue;
-    // While a view is being selected by code, only its tab may draw content
-    // (another tab could still report open in the same frame).
-    const bool by_code = state.select_view_frames > 0;
-    const ImGuiTabItemFlags flags = (by_code && state.view == tab.view) ? ImGuiTabItemFlags_SetSelected : 0;
-    const bool open = ImGui::BeginTabItem(tr(tab.label_key), nullptr, flags);
-    record_control(state, tab.control);
-    if (!open) continue;
-    if (by_code && state.view != tab.view) {
-      ImGui::EndTabItem();
-      continue;
-    }
-    state.view = tab.view;
-    // Views get a child region, so their own layout starts below the tab bar.
-    ImGui::BeginChild("##view", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollWithMouse);
-    switch (tab.view) {
-      case View::Heatmaps: heatmaps_view(state); break;
-      case View::Focus: focus_view(state); break;
-      case View::Steps: steps_view(state); break;
-      case View::Lines: lines_view(state); break;
-      case View::Stats: stats_view(state); break;
-      case View::Chapter:
-        if (!state.fig41) state.fig41 = run_figure41();
-        fig41_panels(state);
-        break;
-      case View::Scaling: scaling_view(state); break;
-      case View::Debug: debug_view(state); break;
-    }
-    ImGui::EndChild();
-    ImGui::EndTabItem();
-  }
-  if (state.select_view_frames > 0) --state.select_view_frames;
-  ImGui::EndTabBar();
-}
-
-}  // namespace
 
 void app_frame(AppState& state) {
   const auto frame_start = std::chrono::steady_clock::now();
@@ -211,13 +109,13 @@ std::string layout_json(const AppState& state) {
     item["name"] = entry.name;
     item["source"] = entry.source;
     item["head"] = entry.head;
-    item["rows"] = entry.rows;
-    item["cols"] = entry.cols;
+    item["rows"] = entry.cells.rows;
+    item["cols"] = entry.cells.cols;
     item["row0"] = entry.cells.row0;
     item["col0"] = entry.cells.col0;
-    item["lo"] = entry.lo;  // float -> double is exact; dumped round-trip
-    item["hi"] = entry.hi;
-    item["colormap"] = gfx::colormap_name(entry.colormap);
+    item["lo"] = entry.spec.lo;  // float -> double is exact; dumped round-trip
+    item["hi"] = entry.spec.hi;
+    item["colormap"] = gfx::colormap_name(entry.spec.colormap);
     if (entry.masked) item["masked_color"] = {gfx::kMaskedColor.r, gfx::kMaskedColor.g, gfx::kMaskedColor.b};
     heatmaps.push_back(std::move(item));
   }
@@ -231,6 +129,16 @@ std::string layout_json(const AppState& state) {
   if (state.css_pixel_ratio > 0) layout["device_pixel_ratio"] = state.css_pixel_ratio;
   return layout.dump();
 }
+
+namespace {
+
+nlohmann::json retraining_json(const AppState& state) {
+  int steps = 0, target = 0;
+  if (!retraining_progress(state, &steps, &target)) return nullptr;
+  return {{"steps", steps}, {"target", target}};
+}
+
+}  // namespace
 
 std::string state_json(const AppState& state) {
   using nlohmann::json;
@@ -258,6 +166,7 @@ std::string state_json(const AppState& state) {
               {"heads", heads},
               {"stats_table", std::move(stats)},
               {"error", state.error},
+              {"retraining", retraining_json(state)},
               {"scaling", scaling_state_json(state.scaling)},
               {"timings_ms", {{"compute", state.compute_ms}, {"frame", state.frame_ms}}}};
   return out.dump();

@@ -6,13 +6,17 @@
 //   app_shutdown(state);               // GL context still current
 //
 // The reader's choices are one attn::ExplorerConfig (serialisable through
-// api::print_explorer_config); everything else here is UI-only state (which
-// view, which query and head are selected, zoom) or the last frame's outputs.
+// api::print_explorer_config; its fields are core/explorer_fields.hpp's table)
+// plus the scaling lab's; everything else here is UI-only state (which view,
+// which query and head are selected, zoom), results derived from the config
+// (explorer/update.cpp) or the last frame's outputs. The views are listed in
+// views.hpp, start-up options (flags, URL) applied by startup.hpp.
 // The platform layer (src/platform) owns the window and the ImGui backends;
 // it only sets the few platform facts below and reads the outputs back.
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,30 +26,24 @@
 #include "gfx/colormap.hpp"
 #include "ui/plot.hpp"
 #include "ui/scaling/lab.hpp"
+#include "ui/views.hpp"
 
 namespace attn::ui {
 
-// The views, one tab each. Names are the stable ids used by state() and URLs.
-enum class View { Heatmaps, Focus, Steps, Lines, Stats, Chapter, Scaling, Debug };
-constexpr int kViewCount = 8;
-// "heatmaps", "focus", "steps", "lines", "stats", "chapter", "scaling", "debug"
-const char* view_id(View view);
-bool view_from_id(const std::string& id, View* view);
-
-// One heatmap as drawn in the last frame, for tests and the page to locate
-// cells: cells.x/y/w/h are the cell area only (no labels), in framebuffer
-// pixels of the window, top-left origin; the cells shown are rows x cols
-// starting at (cells.row0, cells.col0) of the matrix (zoom); lo/hi are the
-// exact normalisation floats.
+// One heatmap: what is drawn (spec), where its numbers come from in
+// compute() (source, head), and, once drawn, where its cells landed (cells).
+// draw_heatmap fills `cells` and lists the entry in AppState::layout, which
+// tests and the page read to locate cells: cells.x/y/w/h are the cell area
+// only (no labels), in framebuffer pixels of the window, top-left origin; the
+// cells shown are cells.rows x cells.cols starting at (cells.row0,
+// cells.col0) of the matrix (zoom); spec.lo/hi are the exact normalisation floats.
 struct HeatmapLayout {
   std::string name;    // "average", "head0", "steps_scores", ...
-  std::string source;  // compute() result field: "average", "weights", "scores", "scaled_scores", ...
+  std::string source;  // compute() result field: "average", "weights", "scores", "scaled_scores", ... ("" = none)
   int head = -1;       // index into result.<source>[head]; -1 for "average"
-  plot::HeatmapCells cells;
-  int rows = 0, cols = 0;
-  float lo = 0, hi = 0;
-  gfx::Colormap colormap = gfx::Colormap::YlOrRd;
   bool masked = false;  // cells hidden by the mask are drawn in gfx::kMaskedColor
+  plot::HeatmapSpec spec;    // its pointers (values, labels) are valid only in the frame that drew it
+  plot::HeatmapCells cells;
 };
 
 // A widget's rectangle in framebuffer pixels (for tests to click real widgets).
@@ -69,15 +67,18 @@ struct AppState {
   gfx::Colormap average_colormap = gfx::Colormap::YlOrRd;  // the chapter's choice
   gfx::Colormap head_colormap = gfx::Colormap::Viridis;
   bool histograms_per_head = false;  // false: the chapter's overlay; true: one plot per head
-  std::string sentence = config.text;  // the sentence box (config.text follows it)
 
   // ---- platform facts, set before each frame --------------------------------
   float css_pixel_ratio = 0;  // web: devicePixelRatio, adds css_* to the layout; 0 natively
 
-  // ---- results from the core --------------------------------------------------
-  bool config_changed = true;           // set by every control; run_explorer runs once after
+  // ---- results from the core (explorer/update.cpp) ----------------------------
+  // The core runs when `config` differs from `checked_config`, the config the
+  // last update looked at: controls only edit `config`.
+  std::optional<ExplorerConfig> checked_config;
   std::string error;                    // check_explorer_config's message, "" when fine
   std::optional<ExplorerResult> result;  // the last good result (kept while error is set)
+  std::optional<TrainedWeights> trained;  // the last trained projection's weights
+  std::unique_ptr<Trainer> retraining;   // a trained config's model, retrained a slice per frame
   std::optional<Figure41> fig41;        // the chapter view (computed on first use)
   ScalingLab scaling;                   // the scaling lab: its choices, results and trainers
 
@@ -102,8 +103,11 @@ void app_frame(AppState& state);
 // Frees GL resources; the GL context must still be current.
 void app_shutdown(AppState& state);
 
-// Presets: "fig41", "causal", "sentence0".."sentence2", "padded". False if unknown.
+// Presets (explorer/setup.cpp): "fig41", "causal", "sentence0".."sentence2",
+// "padded". False if unknown.
 bool apply_preset(AppState& state, const std::string& id);
+// "fig41|causal|...", for usage texts and messages.
+std::string preset_ids();
 
 // api::print_explorer_config(state.config).
 std::string current_config_json(const AppState& state);
@@ -116,12 +120,14 @@ std::string current_config_json(const AppState& state);
 std::string layout_json(const AppState& state);
 
 // {"config", "tokens", "selected_query", "selected_head", "view", "heads",
-//  "stats_table": [{"head": h | "avg", "min", "max", "mean", "mean_entropy"}], "error",
+//  "stats_table": [{"head": h | "avg", "min", "max", "mean", "mean_entropy"}] (as displayed),
+//  "error", "retraining": {"steps", "target"} | null (a trained config being retrained),
 //  "scaling": {"d_k", "samples", "n_keys", "panel", "raw_std", "scaled_std", "raw_peak",
 //              "scaled_peak" (as displayed; null until the lab was opened), "curve_points",
-//              "training": {"running", "steps", "d_k", "learning_rate", "seed", "error",
-//                           "scaled": {"steps", "loss", "first_loss", "accuracy", "grad_norm",
-//                                      "eval_accuracy"}, "unscaled": {...}}}}
+//              "training": {"running", "steps", "error", "steps_last_frame", "train_ms_last_frame",
+//                           "scaled": <model> | null, "unscaled": <model> | null}},
+//  "timings_ms": {"compute", "frame"}}
+// where <model> is api::trained_model_json without history (api/train_json.hpp).
 std::string state_json(const AppState& state);
 
 }  // namespace attn::ui

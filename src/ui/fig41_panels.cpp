@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/statistics.hpp"
+#include "ui/explorer/explorer.hpp"
 #include "ui/panel.hpp"
 #include "ui/strings.hpp"
 
@@ -21,33 +22,19 @@ void heatmap_panel(AppState& state, const ImVec2& size, const char* name, int he
                    const char* formula) {
   const Figure41& fig = *state.fig41;
   if (begin_panel(name, size, title, help, formula)) {
-    plot::HeatmapSpec spec;
-    spec.values = weights.data();  // row-major: row q = query q
-    spec.rows = int(weights.rows());
-    spec.cols = int(weights.cols());
+    HeatmapLayout entry;
+    entry.name = name;
+    entry.source = head < 0 ? "average" : "weights";
+    entry.head = head;
     // matplotlib's imshow default: the colours span the data's own min..max.
-    spec.lo = range.min;
-    spec.hi = range.max;
-    spec.colormap = colormap;
+    plot::HeatmapSpec& spec = entry.spec = matrix_spec(weights, range.min, range.max, colormap);
     spec.row_labels = &fig.tokens;
     spec.col_labels = &fig.tokens;
     spec.row_axis = tr("axis.query");
     spec.col_axis = tr("axis.key");
     spec.value_name = tr("axis.weight");
-    plot::HeatmapCells cells;
-    if (plot::PlotHeatmap("##cells", spec, ImVec2(0, 0), &cells)) {
-      HeatmapLayout entry;
-      entry.name = name;
-      entry.source = head < 0 ? "average" : "weights";
-      entry.head = head;
-      entry.cells = cells;
-      entry.rows = spec.rows;
-      entry.cols = spec.cols;
-      entry.lo = spec.lo;
-      entry.hi = spec.hi;
-      entry.colormap = colormap;
-      state.layout.push_back(entry);
-    }
+    // The chapter's figure keeps its colour bars at every size, as printed.
+    draw_heatmap(state, std::move(entry), ImVec2(0, 0), /*compact_when_narrow=*/false);
   }
   end_panel();
 }

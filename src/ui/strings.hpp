@@ -1,11 +1,38 @@
-// Every string a reader sees goes through tr("key"), so the zh/en tables
-// live in one place (strings.cpp). Unknown keys come back unchanged, which
-// makes a missing entry visible on screen instead of crashing.
-// Some entries are printf formats (marked "fmt" in their key).
+// Every string a reader sees goes through tr("key"); the texts live in one
+// table per language (strings/en.cpp, ...), registered in strings.cpp.
+// A key the current language lacks falls back to English, and a key no
+// table has comes back unchanged, which makes a missing entry visible on
+// screen instead of crashing. Some entries are printf formats (marked "fmt"
+// in their key).
 #pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
 
 namespace attn::ui {
 
 const char* tr(const char* key);
+
+struct StringEntry {
+  const char* key;
+  const char* text;
+};
+
+struct Language {
+  const char* code;  // "en"; the id ?lang= and --lang will take
+  const char* name;  // in the language itself, for a language switch
+  const StringEntry* entries;
+  std::size_t count;
+};
+
+// The registered languages, English first.
+const std::vector<Language>& languages();
+// Switches tr() to the language with this code; false (and no change) if unknown.
+bool set_language(const std::string& code);
+const Language& current_language();
+
+// One function per table file.
+const Language& english_strings();  // strings/en.cpp
 
 }  // namespace attn::ui

@@ -387,7 +387,7 @@ TEST_CASE("check_explorer_config names the field to fix") {
       {"chapter with d_head 1", [](ExplorerConfig& c) { c.d_model = 4; c.heads = 4; c.projection = Projection::Chapter; },
        "projection: the chapter projections read two features per head"},
       {"trained, steps 0", [](ExplorerConfig& c) { c.projection = Projection::Trained; c.trained_steps = 0; },
-       "trained_steps: must be between 1 and 5000"},
+       "trained_steps: must be between 1 and 100000"},
       {"trained, too much work", [](ExplorerConfig& c) { c.projection = Projection::Trained; c.d_model = 256; c.heads = 1; c.trained_steps = 1000; },
        "trained_steps: retraining 1000 steps at d_model 256 is too slow"},
       {"negative pads", [](ExplorerConfig& c) { c.mask = Mask::Kind::Padding; c.pads = -1; },

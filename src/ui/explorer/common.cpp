@@ -31,34 +31,28 @@ std::vector<StatsRow> stats_table_text(const ExplorerResult& result) {
   return rows;
 }
 
-plot::HeatmapCells draw_matrix(AppState& state, const MatrixPlot& mp, const ImVec2& size) {
-  plot::HeatmapCells cells;
-  if (!mp.values || mp.values->size() == 0) return cells;
+plot::HeatmapSpec matrix_spec(const Matrix& values, float lo, float hi, gfx::Colormap colormap) {
   plot::HeatmapSpec spec;
-  spec.values = mp.values->data();  // row-major: row q = query q
-  spec.rows = int(mp.values->rows());
-  spec.cols = int(mp.values->cols());
-  spec.lo = mp.lo;
-  spec.hi = mp.hi;
-  spec.colormap = mp.colormap;
-  spec.row_labels = mp.row_labels;
-  spec.col_labels = mp.col_labels;
-  spec.row_label_valid = mp.row_valid;
-  spec.col_label_valid = mp.col_valid;
-  spec.row_axis = mp.row_axis;
-  spec.col_axis = mp.col_axis;
+  spec.values = values.data();
+  spec.rows = int(values.rows());
+  spec.cols = int(values.cols());
+  spec.lo = lo;
+  spec.hi = hi;
+  spec.colormap = colormap;
+  return spec;
+}
+
+plot::HeatmapCells draw_heatmap(AppState& state, HeatmapLayout entry, const ImVec2& size, bool compact_when_narrow) {
+  plot::HeatmapCells cells;
+  if (!entry.spec.values || entry.spec.rows <= 0 || entry.spec.cols <= 0) return cells;
   // Small panels (many heads, small windows) give the space to the cells:
   // no colorbar and no axis titles (the tooltip still names everything).
   const float width = size.x > 0 ? size.x : ImGui::GetContentRegionAvail().x + size.x;
-  if (width < ImGui::GetFontSize() * 20) {
-    spec.colorbar = false;
-    spec.row_axis = spec.col_axis = "";
+  if (compact_when_narrow && width < ImGui::GetFontSize() * 20) {
+    entry.spec.colorbar = false;
+    entry.spec.row_axis = entry.spec.col_axis = "";
   }
-  spec.value_name = mp.value_name;
-  spec.highlight_row = mp.highlight_row;
-  spec.zoom = mp.zoom;
-  spec.tooltip = mp.tooltip;
-  if (!plot::PlotHeatmap(("##" + mp.name).c_str(), spec, size, &cells)) return cells;
+  if (!plot::PlotHeatmap(("##" + entry.name).c_str(), entry.spec, size, &cells)) return cells;
   // Only heatmaps wholly on screen are listed: a panel scrolled half out of
   // its view is clipped, and tests must not look for cells that are hidden.
   const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
@@ -67,18 +61,8 @@ plot::HeatmapCells draw_matrix(AppState& state, const MatrixPlot& mp, const ImVe
   if (float(cells.x) < clip_min.x * scale - 0.5f || float(cells.y) < clip_min.y * scale - 0.5f ||
       float(cells.x + cells.w) > clip_max.x * scale + 0.5f || float(cells.y + cells.h) > clip_max.y * scale + 0.5f)
     return cells;
-  HeatmapLayout entry;
-  entry.name = mp.name;
-  entry.source = mp.source;
-  entry.head = mp.head;
   entry.cells = cells;
-  entry.rows = cells.rows;
-  entry.cols = cells.cols;
-  entry.lo = mp.lo;
-  entry.hi = mp.hi;
-  entry.colormap = mp.colormap;
-  entry.masked = mp.masked;
-  state.layout.push_back(entry);
+  state.layout.push_back(std::move(entry));
   return cells;
 }
 
@@ -89,6 +73,14 @@ void fully_masked_note(const ExplorerResult& result) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.7f, 0.3f, 0.0f, 1.0f));
   ImGui::TextWrapped(tr("view.fully_masked.fmt"), int(result.fully_masked_queries.size()));
   ImGui::PopStyleColor();
+}
+
+std::string selected_query_text(const ExplorerResult& result, int query) {
+  const bool known = query >= 0 && query < int(result.tokens.size());
+  char text[256];
+  std::snprintf(text, sizeof text, tr("view.selected.fmt"), query,
+                known ? result.tokens[std::size_t(query)].c_str() : "");
+  return text;
 }
 
 std::string token_label(const ExplorerResult& result, int index) {

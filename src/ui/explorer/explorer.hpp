@@ -22,6 +22,16 @@ void lines_view(AppState& state);     // lines.cpp: BertViz-like head lines
 void stats_view(AppState& state);     // stats.cpp: histograms and the statistics table
 void debug_view(AppState& state);     // debug.cpp: timings, config JSON, matrix dump
 
+// ---- the core behind the panels (update.cpp) -------------------------------------------
+// Runs the core when state.config differs from the config it last looked at
+// (controls only edit state.config); app_frame calls it before and after the panels.
+void update_result(AppState& state);
+// A trained config's model is being retrained, a slice per frame: *steps of *target done.
+bool retraining_progress(const AppState& state, int* steps, int* target);
+// Picks the scaling lab's scaled model as the trained projection: its recipe
+// into the config, its weights kept so nothing is retrained. False until it has trained.
+bool use_lab_model(AppState& state);
+
 // ---- shared helpers (common.cpp) ---------------------------------------------------
 // Remembers the last ImGui item's rectangle as control `name` (for tests).
 void record_control(AppState& state, const std::string& name);
@@ -33,33 +43,23 @@ struct StatsRow {
 };
 std::vector<StatsRow> stats_table_text(const ExplorerResult& result);
 
-// One matrix as a heatmap, recorded in state.layout.
-struct MatrixPlot {
-  std::string name;         // layout name, unique per frame
-  std::string source;       // compute() field the values come from ("" = not in compute())
-  int head = -1;
-  const Matrix* values = nullptr;
-  float lo = 0, hi = 1;
-  gfx::Colormap colormap = gfx::Colormap::Viridis;
-  const std::vector<std::string>* row_labels = nullptr;
-  const std::vector<std::string>* col_labels = nullptr;
-  const std::vector<bool>* row_valid = nullptr;
-  const std::vector<bool>* col_valid = nullptr;
-  const char* row_axis = "";
-  const char* col_axis = "";
-  const char* value_name = "";
-  int highlight_row = -1;
-  plot::HeatmapZoom* zoom = nullptr;
-  bool masked = false;  // values hold gfx::kMaskedValue where masked
-  std::function<void(int, int)> tooltip;
-};
-// Draws into `size` (<= 0: fill, as BeginPlot); returns the cells (hover/click).
-plot::HeatmapCells draw_matrix(AppState& state, const MatrixPlot& plot, const ImVec2& size);
+// A heatmap spec over a whole matrix (row-major: row q = query q), coloured
+// lo..hi; the caller adds labels, axes and the rest.
+plot::HeatmapSpec matrix_spec(const Matrix& values, float lo, float hi, gfx::Colormap colormap);
+// Draws entry.spec into `size` (<= 0: fill, as BeginPlot) and lists the entry
+// in state.layout when it is wholly on screen. Small panels (narrow:
+// compact_when_narrow) drop the colorbar and axis titles. Returns the cells
+// (hover/click).
+plot::HeatmapCells draw_heatmap(AppState& state, HeatmapLayout entry, const ImVec2& size,
+                                bool compact_when_narrow = true);
 
 // The note shown when some query rows have every key masked (never NaN).
 void fully_masked_note(const ExplorerResult& result);
 
-// "query 3 'sat'" style token name for tables and tooltips.
+// "Selected query: 3 'sat'": the line above the heatmaps and the steps.
+std::string selected_query_text(const ExplorerResult& result, int query);
+
+// "3 'sat'" style token name for tables and tooltips.
 std::string token_label(const ExplorerResult& result, int index);
 
 // `count` equal panels filling the region: the rows x columns grid whose

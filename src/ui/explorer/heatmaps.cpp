@@ -34,25 +34,24 @@ void head_heatmap(AppState& state, int head, const ImVec2& size) {
   ImGui::PushID(head);
   ImGui::BeginChild("##panel", size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   ImGui::TextUnformatted(title);
-  MatrixPlot mp;
-  mp.name = head < 0 ? "average" : "head" + std::to_string(head);
-  mp.source = head < 0 ? "average" : "weights";
-  mp.head = head;
+  HeatmapLayout entry;
+  entry.name = head < 0 ? "average" : "head" + std::to_string(head);
+  entry.source = head < 0 ? "average" : "weights";
+  entry.head = head;
   const HeadSummary& summary = head < 0 ? r.average_summary : r.summaries[std::size_t(head)];
-  mp.values = head < 0 ? &r.attention.average_weights : &r.attention.heads[std::size_t(head)].weights;
+  const Matrix& weights = head < 0 ? r.attention.average_weights : r.attention.heads[std::size_t(head)].weights;
   // matplotlib's imshow default: the colours span the data's own min..max.
-  mp.lo = summary.stats.min;
-  mp.hi = summary.stats.max;
-  mp.colormap = head < 0 ? state.average_colormap : state.head_colormap;
-  mp.row_labels = mp.col_labels = &r.tokens;
-  mp.row_valid = mp.col_valid = &r.key_valid;
-  mp.row_axis = tr("axis.query");
-  mp.col_axis = tr("axis.key");
-  mp.value_name = tr("axis.weight");
-  mp.highlight_row = state.selected_query;
-  mp.zoom = &state.zoom;
-  mp.tooltip = [&r, head](int q, int k) { cell_tooltip(r, head, q, k); };
-  const plot::HeatmapCells cells = draw_matrix(state, mp, ImVec2(0, 0));
+  plot::HeatmapSpec& spec = entry.spec = matrix_spec(weights, summary.stats.min, summary.stats.max,
+                                                     head < 0 ? state.average_colormap : state.head_colormap);
+  spec.row_labels = spec.col_labels = &r.tokens;
+  spec.row_label_valid = spec.col_label_valid = &r.key_valid;
+  spec.row_axis = tr("axis.query");
+  spec.col_axis = tr("axis.key");
+  spec.value_name = tr("axis.weight");
+  spec.highlight_row = state.selected_query;
+  spec.zoom = &state.zoom;
+  spec.tooltip = [&r, head](int q, int k) { cell_tooltip(r, head, q, k); };
+  const plot::HeatmapCells cells = draw_heatmap(state, std::move(entry), ImVec2(0, 0));
   if (head < 0) state.zoom_window = cells;
   if (cells.clicked) {
     if (state.config.mask == Mask::Kind::Custom) {
@@ -62,7 +61,6 @@ void head_heatmap(AppState& state, int head, const ImVec2& size) {
       const bool mask_matches = state.error.empty() && m.rows() == Eigen::Index(r.tokens.size()) && m.cols() == m.rows();
       if (mask_matches && cells.hovered_row < m.rows() && cells.hovered_col < m.cols()) {
         m(cells.hovered_row, cells.hovered_col) = !m(cells.hovered_row, cells.hovered_col);
-        state.config_changed = true;
       }
     }
     state.selected_query = cells.hovered_row;
@@ -77,8 +75,7 @@ void head_heatmap(AppState& state, int head, const ImVec2& size) {
 void heatmaps_view(AppState& state) {
   const ExplorerResult& r = *state.result;
   const int heads = int(r.attention.heads.size());
-  ImGui::Text(tr("view.selected.fmt"), state.selected_query,
-              state.selected_query < int(r.tokens.size()) ? r.tokens[std::size_t(state.selected_query)].c_str() : "");
+  ImGui::TextUnformatted(selected_query_text(r, state.selected_query).c_str());
   ImGui::SameLine();
   help_marker(tr("view.heatmaps.help"));
   // Too many tokens for the pixels, or zoomed in: say which window is shown.

@@ -1,8 +1,9 @@
-// The set-up panel: what the reader types and chooses. Every control writes
-// into state.config and raises state.config_changed; app_frame then runs the
-// core once (not every frame).
+// The set-up panel: what the reader types and chooses. Every control only
+// edits state.config; update_result (update.cpp) sees the change and runs
+// the core once (not every frame). The presets are here too.
 #include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "ui/explorer/explorer.hpp"
 #include "ui/panel.hpp"
@@ -29,28 +30,42 @@ void sentence_box(AppState& state) {
   help_marker(tr("setup.sentence.help"));
   ImGui::SetNextItemWidth(-1);
   // InputTextMultiline wraps nothing in 1.86; one line keeps Enter meaningful.
-  if (ImGui::InputText("##sentence", state.sentence.data(), state.sentence.capacity() + 1,
-                       ImGuiInputTextFlags_CallbackResize, resize_string, &state.sentence)) {
-    state.config.input = Input::Text;
-    state.config.text = state.sentence;
-    state.config_changed = true;
-  }
+  if (ImGui::InputText("##sentence", state.config.text.data(), state.config.text.capacity() + 1,
+                       ImGuiInputTextFlags_CallbackResize, resize_string, &state.config.text))
+    state.config.input = Input::Text;  // typing replaces an experiment input
   record_control(state, "sentence");
   if (state.config.input == Input::Figure41) ImGui::TextWrapped("%s", tr("setup.input.fig41"));
   if (state.config.input == Input::Causal) ImGui::TextWrapped("%s", tr("setup.input.causal"));
 }
 
+// The presets: each starts from the default config and changes a few fields.
+struct Preset {
+  const char* id;         // ?preset=, --preset, the button's control name
+  const char* label_key;  // tr() key of the button (for sentences, also the text)
+  void (*apply)(ExplorerConfig& config);
+};
+
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> table = {
+      {"fig41", "preset.fig41", [](ExplorerConfig& c) { c.input = Input::Figure41; c.projection = Projection::Chapter; }},
+      {"causal", "preset.causal", [](ExplorerConfig& c) { c.input = Input::Causal; c.mask = Mask::Kind::Causal; c.heads = 1; }},
+      {"sentence0", "preset.sentence0", [](ExplorerConfig& c) { c.text = tr("preset.sentence0"); }},
+      {"sentence1", "preset.sentence1", [](ExplorerConfig& c) { c.text = tr("preset.sentence1"); }},
+      {"sentence2", "preset.sentence2", [](ExplorerConfig& c) { c.text = tr("preset.sentence2"); }},
+      // "The cat sat on the mat" + 4 pads = a batch row padded to 10 tokens.
+      {"padded", "preset.padded", [](ExplorerConfig& c) { c.mask = Mask::Kind::Padding; c.pads = 4; }},
+  };
+  return table;
+}
+
 void preset_buttons(AppState& state) {
-  static const char* const presets[][2] = {{"fig41", "preset.fig41"},         {"causal", "preset.causal"},
-                                           {"sentence0", "preset.sentence0"}, {"sentence1", "preset.sentence1"},
-                                           {"sentence2", "preset.sentence2"}, {"padded", "preset.padded"}};
   ImGui::TextUnformatted(tr("setup.presets"));
-  for (const auto& preset : presets) {
+  for (const Preset& preset : presets()) {
     // Long sentences are cut to the panel width; the tooltip shows all of it.
-    const std::string label = std::string(tr(preset[1])) + "##" + preset[0];
-    if (ImGui::Button(label.c_str(), ImVec2(-1, 0))) apply_preset(state, preset[0]);
-    record_control(state, std::string("preset_") + preset[0]);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(preset[1]));
+    const std::string label = std::string(tr(preset.label_key)) + "##" + preset.id;
+    if (ImGui::Button(label.c_str(), ImVec2(-1, 0))) apply_preset(state, preset.id);
+    record_control(state, std::string("preset_") + preset.id);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(preset.label_key));
   }
 }
 
@@ -60,26 +75,19 @@ void size_controls(AppState& state) {
   const float spacing = ImGui::GetStyle().ItemInnerSpacing.x;
   const float width = std::max(ImGui::GetContentRegionAvail().x * 0.6f, button * 3);
   ImGui::SetNextItemWidth(width);
-  if (ImGui::SliderInt(tr("setup.d_model"), &c.d_model, 8, 512, "%d", ImGuiSliderFlags_AlwaysClamp))
-    state.config_changed = true;
+  ImGui::SliderInt(tr("setup.d_model"), &c.d_model, 8, 512, "%d", ImGuiSliderFlags_AlwaysClamp);
   record_control(state, "d_model");
 
   // heads: a slider (ctrl+click to type) between - and + buttons.
   ImGui::PushButtonRepeat(true);
-  if (ImGui::Button("-##heads", ImVec2(button, button)) && c.heads > 1) {
-    --c.heads;
-    state.config_changed = true;
-  }
+  if (ImGui::Button("-##heads", ImVec2(button, button)) && c.heads > 1) --c.heads;
   record_control(state, "heads_minus");
   ImGui::SameLine(0, spacing);
   ImGui::SetNextItemWidth(width - 2 * (button + spacing));
-  if (ImGui::SliderInt("##heads", &c.heads, 1, kMaxUiHeads, "%d", ImGuiSliderFlags_AlwaysClamp)) state.config_changed = true;
+  ImGui::SliderInt("##heads", &c.heads, 1, kMaxUiHeads, "%d", ImGuiSliderFlags_AlwaysClamp);
   record_control(state, "heads");
   ImGui::SameLine(0, spacing);
-  if (ImGui::Button("+##heads", ImVec2(button, button)) && c.heads < kMaxUiHeads) {
-    ++c.heads;
-    state.config_changed = true;
-  }
+  if (ImGui::Button("+##heads", ImVec2(button, button)) && c.heads < kMaxUiHeads) ++c.heads;
   record_control(state, "heads_plus");
   ImGui::PopButtonRepeat();
   ImGui::SameLine(0, spacing);
@@ -99,10 +107,7 @@ void size_controls(AppState& state) {
       char label[48];
       std::snprintf(label, sizeof label, tr("setup.heads.use.fmt"), options[i]);
       if (i == 1 && below > 0) ImGui::SameLine();
-      if (ImGui::Button(label)) {
-        c.heads = options[i];
-        state.config_changed = true;
-      }
+      if (ImGui::Button(label)) c.heads = options[i];
       record_control(state, names[i]);
     }
   }
@@ -110,8 +115,7 @@ void size_controls(AppState& state) {
   // 64-bit, as in the config (a seed from --config or a URL must show as is).
   const uint64_t step = 1;
   ImGui::SetNextItemWidth(width);
-  if (ImGui::InputScalar(tr("setup.seed"), ImGuiDataType_U64, &c.seed, &step))
-    state.config_changed = true;
+  ImGui::InputScalar(tr("setup.seed"), ImGuiDataType_U64, &c.seed, &step);
   record_control(state, "seed");
 }
 
@@ -119,9 +123,8 @@ void scoring_controls(AppState& state) {
   ExplorerConfig& c = state.config;
   const float width = ImGui::GetContentRegionAvail().x * 0.6f;
   ImGui::SetNextItemWidth(width);
-  if (ImGui::SliderFloat(tr("setup.temperature"), &c.temperature, 0.1f, 5.0f, "%.2f",
-                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
-    state.config_changed = true;
+  ImGui::SliderFloat(tr("setup.temperature"), &c.temperature, 0.1f, 5.0f, "%.2f",
+                     ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
   record_control(state, "temperature");
   ImGui::SameLine();
   help_marker(tr("setup.temperature.help"));
@@ -133,10 +136,8 @@ void scoring_controls(AppState& state) {
   std::snprintf(numeric_label, sizeof numeric_label, "x %g", double(c.scale.value));
   const char* scales[] = {tr("setup.scale.sqrt"), tr("setup.scale.none"), numeric_label};
   ImGui::SetNextItemWidth(width);
-  if (ImGui::Combo(tr("setup.scale"), &scale, scales, numeric ? 3 : 2) && scale != 2) {
+  if (ImGui::Combo(tr("setup.scale"), &scale, scales, numeric ? 3 : 2) && scale != 2)
     c.scale = scale == 1 ? Scale::none() : Scale::sqrt_dk();
-    state.config_changed = true;
-  }
   record_control(state, "scale");
   ImGui::SameLine();
   help_marker(tr("setup.scale.help"));
@@ -149,22 +150,11 @@ void scoring_controls(AppState& state) {
     for (int i = 0; i < 4; ++i) {
       const Projection p = Projection(i);
       // "trained" takes the scaling lab's scaled model: greyed until it has trained.
-      const Trainer* model = state.scaling.scaled_model.get();
-      const bool trained = model && !model->history().empty();
-      const ImGuiSelectableFlags flags = p == Projection::Trained && !trained ? ImGuiSelectableFlags_Disabled : 0;
-      if (ImGui::Selectable(tr(projection_keys[i]), c.projection == p, flags)) {
-        c.projection = p;
-        if (p == Projection::Trained) {
-          // The model's recipe: the config retrains it, so the view stays reproducible.
-          const TrainConfig& t = model->config();
-          c.d_model = t.d_k;
-          c.heads = t.heads;
-          c.seed = t.seed;
-          c.trained_scaled = t.scaled;
-          c.trained_learning_rate = t.learning_rate;
-          c.trained_steps = int(model->history().size());
-        }
-        state.config_changed = true;
+      const bool available = p != Projection::Trained || lab_has_trained_model(state.scaling);
+      if (ImGui::Selectable(tr(projection_keys[i]), c.projection == p,
+                            available ? 0 : ImGuiSelectableFlags_Disabled)) {
+        if (p == Projection::Trained) use_lab_model(state);
+        else c.projection = p;
       }
       record_control(state, std::string("projection_item_") + projection_name(p));
     }
@@ -178,6 +168,8 @@ void scoring_controls(AppState& state) {
                        double(c.trained_learning_rate));
     ImGui::PopStyleColor();
   }
+  int steps = 0, target = 0;
+  if (retraining_progress(state, &steps, &target)) ImGui::TextWrapped(tr("setup.retraining.fmt"), steps, target);
   // The modes' one-line meaning, as a tooltip: the panel is narrow at 800 px.
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
@@ -186,7 +178,7 @@ void scoring_controls(AppState& state) {
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
-  if (ImGui::Checkbox(tr("setup.positions"), &c.positions)) state.config_changed = true;
+  ImGui::Checkbox(tr("setup.positions"), &c.positions);
   record_control(state, "positions");
   ImGui::EndDisabled();
 }
@@ -202,7 +194,6 @@ void mask_controls(AppState& state) {
       if (ImGui::Selectable(tr(keys[i]), c.mask == kinds[i])) {
         c.mask = kinds[i];
         if (c.mask == Mask::Kind::Padding && c.pads == 0 && c.input == Input::Text) c.pads = 2;
-        state.config_changed = true;
       }
       record_control(state, std::string("mask_item_") + mask_name(kinds[i]));
     }
@@ -211,8 +202,7 @@ void mask_controls(AppState& state) {
   record_control(state, "mask");
   if (c.mask == Mask::Kind::Padding && c.input == Input::Text) {
     ImGui::SetNextItemWidth(width);
-    if (ImGui::SliderInt(tr("setup.pads"), &c.pads, 0, 32, "%d", ImGuiSliderFlags_AlwaysClamp))
-      state.config_changed = true;
+    ImGui::SliderInt(tr("setup.pads"), &c.pads, 0, 32, "%d", ImGuiSliderFlags_AlwaysClamp);
     record_control(state, "pads");
   }
   if (c.mask == Mask::Kind::Custom) ImGui::TextWrapped("%s", tr("setup.custom.note"));
@@ -256,30 +246,22 @@ void setup_panel(AppState& state) {
 }
 
 bool apply_preset(AppState& state, const std::string& id) {
-  ExplorerConfig c;  // every preset starts from the defaults
-  if (id == "fig41") {
-    c.input = Input::Figure41;
-    c.projection = Projection::Chapter;
-  } else if (id == "causal") {
-    c.input = Input::Causal;
-    c.mask = Mask::Kind::Causal;
-    c.heads = 1;
-  } else if (id == "sentence0" || id == "sentence1" || id == "sentence2") {
-    c.text = tr(("preset." + id).c_str());
-  } else if (id == "padded") {
-    // "The cat sat on the mat" + 4 pads = a batch row padded to 10 tokens.
-    c.mask = Mask::Kind::Padding;
-    c.pads = 4;
-  } else {
-    return false;
+  for (const Preset& preset : presets()) {
+    if (id != preset.id) continue;
+    state.config = ExplorerConfig{};
+    preset.apply(state.config);
+    state.selected_query = 0;
+    state.selected_head = -1;
+    state.zoom = plot::HeatmapZoom{};
+    return true;
   }
-  if (c.input == Input::Text) state.sentence = c.text;
-  state.config = c;
-  state.config_changed = true;
-  state.selected_query = 0;
-  state.selected_head = -1;
-  state.zoom = plot::HeatmapZoom{};
-  return true;
+  return false;
+}
+
+std::string preset_ids() {
+  std::string ids;
+  for (const Preset& preset : presets()) ids += (ids.empty() ? "" : "|") + std::string(preset.id);
+  return ids;
 }
 
 }  // namespace attn::ui

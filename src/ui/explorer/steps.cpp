@@ -35,25 +35,22 @@ void step_panel(AppState& state, const Step& step, int head, const ImVec2& size)
   ImGui::PopStyleColor();
   ImGui::TextDisabled("%s", tr(step.help_key));
   ImGui::PopTextWrapPos();
-  MatrixPlot mp;
-  mp.name = std::string("steps_") + step.name;
-  mp.source = step.source;
-  mp.head = head;
-  mp.values = step.values;
-  mp.lo = step.range.min;
-  mp.hi = step.range.max;
-  mp.colormap = gfx::Colormap::Viridis;
-  mp.row_labels = &r.tokens;
-  mp.row_valid = &r.key_valid;
-  mp.col_labels = step.token_columns ? &r.tokens : nullptr;
-  mp.col_valid = step.token_columns ? &r.key_valid : nullptr;
-  mp.row_axis = tr("axis.query");
-  mp.col_axis = step.token_columns ? tr("axis.key") : tr("axis.dim");
-  mp.value_name = tr("axis.value");
-  mp.highlight_row = state.selected_query;
-  mp.masked = step.masked;
-  mp.colormap = gfx::Colormap::Viridis;
-  const plot::HeatmapCells cells = draw_matrix(state, mp, ImVec2(0, 0));
+  HeatmapLayout entry;
+  entry.name = std::string("steps_") + step.name;
+  entry.source = step.source;
+  entry.head = head;
+  entry.masked = step.masked;
+  plot::HeatmapSpec& spec = entry.spec =
+      matrix_spec(*step.values, step.range.min, step.range.max, gfx::Colormap::Viridis);
+  spec.row_labels = &r.tokens;
+  spec.row_label_valid = &r.key_valid;
+  spec.col_labels = step.token_columns ? &r.tokens : nullptr;
+  spec.col_label_valid = step.token_columns ? &r.key_valid : nullptr;
+  spec.row_axis = tr("axis.query");
+  spec.col_axis = step.token_columns ? tr("axis.key") : tr("axis.dim");
+  spec.value_name = tr("axis.value");
+  spec.highlight_row = state.selected_query;
+  const plot::HeatmapCells cells = draw_heatmap(state, std::move(entry), ImVec2(0, 0));
   if (cells.clicked) state.selected_query = cells.hovered_row;
   ImGui::EndChild();
   ImGui::PopID();
@@ -79,7 +76,7 @@ void steps_view(AppState& state) {
   }
   record_control(state, "steps_head");
   ImGui::SameLine();
-  ImGui::Text(tr("view.selected.fmt"), state.selected_query, token_label(r, state.selected_query).c_str());
+  ImGui::TextUnformatted(selected_query_text(r, state.selected_query).c_str());
 
   fully_masked_note(r);
   const HeadResult& h = r.attention.heads[std::size_t(head)];

@@ -24,6 +24,24 @@ ImU32 chapter_color() { return IM_COL32(0, 0, 0, 70); }
 ImU32 current_color() { return IM_COL32(214, 39, 40, 255); }
 
 // The chapter's dims and the current d_k as dashed lines on a log2(d_k) axis.
+void setup_log2_dk_axis(const char* y_label) {
+  std::vector<double> values;
+  std::vector<std::string> labels;
+  for (int d_k : scaling_grid()) {
+    values.push_back(std::log2(double(d_k)));
+    labels.push_back(std::to_string(d_k));
+  }
+  plot::SetupAxes(tr("scaling.axis.dk_log"), y_label);
+  plot::SetupXTicks(values, labels);
+  plot::SetupAxisLimits(plot::Axis_X, -0.35, std::log2(double(ScalingLimits::kMaxDk)) + 0.35);
+  plot::SetupXHoverFormat([](double x) {
+    char text[48];
+    std::snprintf(text, sizeof text, "d_k = %.1f", std::exp2(x));
+    return std::string(text);
+  });
+}
+
+
 void plot_dk_marks(int d_k, bool legend) {
   std::vector<float> chapter;
   for (int dim : chapter_dims()) chapter.push_back(float(std::log2(double(dim))));

@@ -4,7 +4,8 @@
 // results cached per choice, and the two trainers. Nothing here is computed
 // per frame: Figure 4.2 and the saturation curves are computed once per d_k
 // (and cached for the fixed grid of d_k values), the training runs a few
-// steps per frame within a time budget (see scaling_update).
+// steps per frame within a time budget (schedule.cpp: scaling_update,
+// scaling_train). lab.cpp holds the tables, the trainers and the reports.
 #pragma once
 
 #include <cstdint>
@@ -24,9 +25,12 @@ namespace attn::ui {
 enum class ScalingPanel { Figure42, Saturation, Training };
 const char* scaling_panel_id(ScalingPanel panel);  // "fig42", "saturation", "training"
 bool scaling_panel_from_id(const std::string& id, ScalingPanel* panel);
+std::string scaling_panel_ids();  // "fig42|saturation|training", for messages
 
+// The lab's controls: d_k over the core's whole range; the keys of the
+// single row a range that stays readable as bars.
 struct ScalingLimits {
-  static constexpr int kMinDk = 1, kMaxDk = 1024;
+  static constexpr int kMinDk = SaturationLimits::kMinDk, kMaxDk = SaturationLimits::kMaxDk;
   static constexpr int kMinKeys = 2, kMaxKeys = 256;
 };
 
@@ -104,5 +108,22 @@ struct ScalingLab {
 // reset rebuilds both models from the current choices; step advances both by one.
 void training_reset(ScalingLab& lab);
 void training_step(ScalingLab& lab);
+// Builds the two models from the current choices if they do not exist yet;
+// false (and lab.train_error) when the choices cannot train.
+bool ensure_trainers(ScalingLab& lab);
+// Steps taken by the models (both take the same).
+int lab_trained_steps(const ScalingLab& lab);
+
+// A trained projection's weights with the recipe and step count that give
+// them (the explorer's "trained" projection).
+struct TrainedWeights {
+  TrainConfig recipe;
+  int steps = 0;
+  MultiHeadWeights weights;
+};
+// The scaled model, which the explorer offers as its trained projection:
+// nothing until it has taken a step.
+bool lab_has_trained_model(const ScalingLab& lab);
+std::optional<TrainedWeights> lab_trained_weights(const ScalingLab& lab);
 
 }  // namespace attn::ui

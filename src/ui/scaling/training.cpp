@@ -109,18 +109,14 @@ void summary_table(const ScalingLab& lab) {
 
 void example_heatmap(AppState& state, const char* name, const Matrix& weights) {
   const ScalingLab& lab = state.scaling;
-  MatrixPlot mp;
-  mp.name = name;
-  mp.values = &weights;
-  mp.lo = 0.0f;
-  mp.hi = 1.0f;
-  mp.colormap = gfx::Colormap::YlOrRd;
-  mp.row_labels = &lab.example_tokens;
-  mp.col_labels = &lab.example_tokens;
-  mp.row_axis = tr("axis.query");
-  mp.col_axis = tr("axis.key");
-  mp.value_name = tr("tip.weight");
-  draw_matrix(state, mp, ImVec2(0, 0));
+  HeatmapLayout entry;
+  entry.name = name;
+  plot::HeatmapSpec& spec = entry.spec = matrix_spec(weights, 0.0f, 1.0f, gfx::Colormap::YlOrRd);
+  spec.row_labels = spec.col_labels = &lab.example_tokens;
+  spec.row_axis = tr("axis.query");
+  spec.col_axis = tr("axis.key");
+  spec.value_name = tr("tip.weight");
+  draw_heatmap(state, std::move(entry), ImVec2(0, 0));
 }
 
 }  // namespace

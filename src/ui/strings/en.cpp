@@ -1,18 +1,12 @@
-// The English string table (a Chinese one will sit beside it).
+// The English string table: every key tr() knows, in English. Other
+// languages are tables of the same keys in files beside this one.
 #include "ui/strings.hpp"
-
-#include <cstring>
 
 namespace attn::ui {
 namespace {
 
-struct Entry {
-  const char* key;
-  const char* text;
-};
-
 // ASCII only for now: the default ImGui font has no Greek or math glyphs.
-constexpr Entry kEnglish[] = {
+constexpr StringEntry kEnglish[] = {
     {"app.title", "Self-attention lab"},
     {"fig41.title", "Figure 4.1  Four attention heads on a synthetic sequence"},
     {"fig41.subtitle.fmt", "seq_len %d, d_model %d, %d heads (d_head %d); X row t = [t/8, sin t, cos t, +-1, noise]"},
@@ -105,6 +99,7 @@ constexpr Entry kEnglish[] = {
     {"setup.trained.fmt", "trained model: %d steps, %s scores, lr %.4f"},
     {"setup.trained.scaled", "scaled"},
     {"setup.trained.raw", "raw"},
+    {"setup.retraining.fmt", "Retraining the model from its recipe: %d / %d steps (the last result stays until it is done)."},
     {"setup.projection.note", "random: seeded Xavier W_q, W_k, W_v; identity: Q = K = V = X; chapter: Figure 4.1's W_q, W_k; trained: the Scaling lab's scaled model (train it there first; its d_k becomes d_model)."},
     {"setup.positions", "add position encodings"},
     {"setup.mask", "mask"},
@@ -319,10 +314,9 @@ constexpr Entry kEnglish[] = {
 
 }  // namespace
 
-const char* tr(const char* key) {
-  for (const Entry& entry : kEnglish)
-    if (std::strcmp(entry.key, key) == 0) return entry.text;
-  return key;
+const Language& english_strings() {
+  static const Language english{"en", "English", kEnglish, sizeof kEnglish / sizeof kEnglish[0]};
+  return english;
 }
 
 }  // namespace attn::ui

@@ -1,0 +1,72 @@
+// The views table and its tab bar; see views.hpp.
+#include "ui/views.hpp"
+
+#include "ui/app.hpp"
+#include "ui/explorer/explorer.hpp"
+#include "ui/fig41_panels.hpp"
+#include "ui/scaling/scaling.hpp"
+#include "ui/tabs.hpp"
+
+namespace attn::ui {
+namespace {
+
+// The chapter's Figure 4.1 is fixed: computed the first time it is shown.
+void chapter_view(AppState& state) {
+  if (!state.fig41) state.fig41 = run_figure41();
+  fig41_panels(state);
+}
+
+}  // namespace
+
+const std::vector<ViewSpec>& views() {
+  static const std::vector<ViewSpec> table = {
+      {View::Heatmaps, "heatmaps", "tab.heatmaps", heatmaps_view, false},
+      {View::Focus, "focus", "tab.focus", focus_view, false},
+      {View::Steps, "steps", "tab.steps", steps_view, false},
+      {View::Lines, "lines", "tab.lines", lines_view, false},
+      {View::Stats, "stats", "tab.stats", stats_view, false},
+      {View::Chapter, "chapter", "tab.chapter", chapter_view, false},
+      {View::Scaling, "scaling", "tab.scaling", scaling_view, false},
+      {View::Debug, "debug", "tab.debug", debug_view, true},
+  };
+  return table;
+}
+
+const ViewSpec& view_spec(View view) {
+  for (const ViewSpec& spec : views())
+    if (spec.view == view) return spec;
+  return views().front();
+}
+
+const char* view_id(View view) { return view_spec(view).id; }
+
+bool view_from_id(const std::string& id, View* view) {
+  for (const ViewSpec& spec : views())
+    if (id == spec.id) {
+      *view = spec.view;
+      return true;
+    }
+  return false;
+}
+
+std::string view_ids() {
+  std::string ids;
+  for (const ViewSpec& spec : views()) ids += (ids.empty() ? "" : "|") + std::string(spec.id);
+  return ids;
+}
+
+void draw_views(AppState& state) {
+  std::vector<TabItem> tabs;
+  int selected = 0;
+  for (const ViewSpec& spec : views()) {
+    if (spec.view == state.view) selected = int(tabs.size());
+    tabs.push_back({spec.label_key, std::string("tab_") + spec.id, !spec.debug_only || state.debug});
+  }
+  tab_bar(state, "##views", tabs, &selected, &state.select_view_frames, "##view", [&](int i) {
+    state.view = views()[std::size_t(i)].view;
+    views()[std::size_t(i)].draw(state);
+  });
+  state.view = views()[std::size_t(selected)].view;
+}
+
+}  // namespace attn::ui

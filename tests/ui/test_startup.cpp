@@ -1,0 +1,88 @@
+// Start-up options (the desktop's flags, the page's URL parameters) and the
+// views table they name views from.
+#include <doctest/doctest.h>
+
+#include <set>
+
+#include "ui/app.hpp"
+#include "ui/startup.hpp"
+#include "ui/strings.hpp"
+
+namespace attn::ui {
+namespace {
+
+TEST_CASE("every view has a unique id that round-trips") {
+  std::set<std::string> ids;
+  for (const ViewSpec& spec : views()) {
+    CHECK(ids.insert(spec.id).second);
+    View view = View::Heatmaps;
+    CHECK(view_from_id(spec.id, &view));
+    CHECK(view == spec.view);
+    CHECK(std::string(view_id(spec.view)) == spec.id);
+    CHECK(bool(spec.draw));
+  }
+  CHECK(view_ids() == "heatmaps|focus|steps|lines|stats|chapter|scaling|debug");
+}
+
+TEST_CASE("start-up options apply in order and name what they could not apply") {
+  AppState state;
+  StartupOptions options;
+  options.preset = "fig41";
+  options.view = "steps";
+  options.panel = "training";
+  options.d_k = "256";
+  CHECK(apply_startup(state, options, "--").empty());
+  CHECK(state.config.input == Input::Figure41);
+  CHECK(state.view == View::Steps);
+  CHECK(state.scaling.panel == ScalingPanel::Training);
+  CHECK(state.scaling.d_k == 256);
+
+  options.text = "我爱自然语言处理";  // a sentence replaces the experiment
+  options.config = R"({"text": "a b", "heads": 2, "d_model": 8})";
+  CHECK(apply_startup(state, options, "--").empty());
+  CHECK(state.config.input == Input::Text);
+  CHECK(state.config.text == "我爱自然语言处理");
+  CHECK(state.config.heads == 2);
+
+  AppState fresh;
+  StartupOptions bad;
+  bad.preset = "zzz";
+  bad.view = "nonsense";
+  bad.panel = "nope";
+  bad.d_k = "-5";
+  bad.config = "{";
+  const std::vector<std::string> problems = apply_startup(fresh, bad, "?");
+  REQUIRE(problems.size() == 5);
+  CHECK(problems[0] == "?preset: unknown preset 'zzz' (fig41|causal|sentence0|sentence1|sentence2|padded)");
+  CHECK(problems[1].rfind("?config: ", 0) == 0);
+  CHECK(problems[2] == "?view: unknown view 'nonsense' (heatmaps|focus|steps|lines|stats|chapter|scaling|debug)");
+  CHECK(problems[3] == "?panel: unknown panel 'nope' (fig42|saturation|training)");
+  CHECK(problems[4] == "?dk: expected a whole number in 1-1024, got '-5'");
+  CHECK(fresh.view == View::Heatmaps);  // nothing half applied
+  CHECK(fresh.scaling.d_k == ScalingLab{}.d_k);
+}
+
+}  // namespace
+}  // namespace attn::ui
+
+namespace attn::ui {
+namespace {
+
+TEST_CASE("string tables: every language has every English key, and tr() falls back") {
+  const Language& english = english_strings();
+  REQUIRE(english.count > 100);
+  for (const Language& language : languages()) {
+    CAPTURE(language.code);
+    std::set<std::string> keys;
+    for (std::size_t i = 0; i < language.count; ++i) CHECK(keys.insert(language.entries[i].key).second);
+    for (std::size_t i = 0; i < english.count; ++i) CHECK(keys.count(english.entries[i].key) == 1);
+  }
+  CHECK(set_language("en"));
+  CHECK(!set_language("xx"));
+  CHECK(std::string(current_language().code) == "en");
+  CHECK(std::string(tr("tab.heatmaps")) == "Heatmaps");
+  CHECK(std::string(tr("no.such.key")) == "no.such.key");
+}
+
+}  // namespace
+}  // namespace attn::ui
