@@ -72,13 +72,14 @@ TEST_CASE("string tables: every language has every English key, and tr() falls b
   const Language& english = english_strings();
   REQUIRE(english.count > 100);
   for (const Language& language : languages()) {
-    CAPTURE(language.code);
+    const std::string code = language.code;
+    CAPTURE(code);
     std::set<std::string> keys;
     for (std::size_t i = 0; i < language.count; ++i) CHECK(keys.insert(language.entries[i].key).second);
     for (std::size_t i = 0; i < english.count; ++i) CHECK(keys.count(english.entries[i].key) == 1);
   }
   CHECK(set_language("en"));
-  CHECK(!set_language("xx"));
+  CHECK(!set_language("no-such-language"));
   CHECK(std::string(current_language().code) == "en");
   CHECK(std::string(tr("tab.heatmaps")) == "Heatmaps");
   CHECK(std::string(tr("no.such.key")) == "no.such.key");
