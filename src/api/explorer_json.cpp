@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <map>
+#include <type_traits>
+#include <variant>
 
 #include "core/explorer_fields.hpp"
 #include "json_output.hpp"
@@ -196,6 +198,7 @@ std::string read_field(const ExplorerField& field, const Json& value, ExplorerCo
         } else if constexpr (std::is_same_v<M, Projection ExplorerConfig::*>) {
           return read_projection(value, out.*member);
         } else {
+          static_assert(std::is_same_v<M, MaskMembers>, "read_field: a member type without a reader");
           MaskSpec spec;
           if (std::string e = read_mask(value, name, ExplorerLimits::kMaxTokens, spec); !e.empty()) return e;
           apply_mask(spec, out);
@@ -214,7 +217,11 @@ OrderedJson field_json(const ExplorerField& field, const ExplorerConfig& c) {
         else if constexpr (std::is_same_v<M, Scale ExplorerConfig::*>) return scale_json(c.*member);
         else if constexpr (std::is_same_v<M, Projection ExplorerConfig::*>) return projection_name(c.*member);
         else if constexpr (std::is_same_v<M, MaskMembers>) return mask_json(c);
-        else return c.*member;
+        else {
+          using T = std::decay_t<decltype(c.*member)>;
+          static_assert(!std::is_enum_v<T>, "field_json: an enum member needs its name printed");
+          return c.*member;
+        }
       },
       field.member);
 }
@@ -280,15 +287,37 @@ std::vector<std::string> explorer_field_names() {
   return names;
 }
 
+namespace {
+
+const char* scope_text(FieldScope scope) {
+  switch (scope) {
+    case FieldScope::TextInput: return "text (the input)";
+    case FieldScope::ExperimentInput: return "experiment (the input)";
+    case FieldScope::Text: return "text";
+    case FieldScope::Trained: return "text, with projection \"trained\"";
+    case FieldScope::Any: return "text, experiment";
+  }
+  return "";
+}
+
+// What the field takes: "lo..hi" for whole numbers, then the field's own words.
+std::string values_text(const ExplorerField& field) {
+  std::string text;
+  if (std::holds_alternative<int ExplorerConfig::*>(field.member))
+    text = std::to_string(field.lo) + ".." + std::to_string(field.hi);
+  if (*field.values) text += (text.empty() ? "" : ", ") + std::string(field.values);
+  return text;
+}
+
+}  // namespace
+
 std::string explorer_fields_markdown() {
-  static const char* const kScope[] = {"text (the input)", "experiment (the input)", "text",
-                                       "text, with projection \"trained\"", "text, experiment"};
   const ExplorerConfig defaults;
   std::string out = "| field | configs | values | default | meaning |\n|---|---|---|---|---|\n";
   for (const ExplorerField& field : explorer_fields()) {
     const bool input = field.scope == FieldScope::TextInput || field.scope == FieldScope::ExperimentInput;
     const std::string default_text = input ? "(required)" : "`" + field_json(field, defaults).dump() + "`";
-    out += "| `" + std::string(field.name) + "` | " + kScope[int(field.scope)] + " | " + field.values + " | " +
+    out += "| `" + std::string(field.name) + "` | " + scope_text(field.scope) + " | " + values_text(field) + " | " +
            default_text + " | " + field.doc + " |\n";
   }
   return out;

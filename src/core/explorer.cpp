@@ -88,7 +88,7 @@ std::string check_explorer_config(const ExplorerConfig& c, bool has_trained_weig
   }
   if (c.input == Input::Text && c.projection == Projection::Trained) {
     if (std::string e = check_train_config(trained_recipe(c)); !e.empty()) return "projection: trained model: " + e;
-    if (c.trained_steps < 1 || c.trained_steps > L::kMaxTrainedSteps)
+    if (!has_trained_weights && (c.trained_steps < 1 || c.trained_steps > L::kMaxTrainedSteps))
       return "trained_steps: must be between 1 and " + std::to_string(L::kMaxTrainedSteps);
     if (!has_trained_weights && static_cast<long long>(c.trained_steps) * c.d_model * c.d_model > L::kMaxTrainingWork)
       return "trained_steps: retraining " + std::to_string(c.trained_steps) + " steps at d_model " +

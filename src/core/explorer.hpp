@@ -6,8 +6,9 @@
 //               causal-mask companion's random tokens)
 //   projection  how Q, K, V come from X: random (seeded, Xavier), identity
 //               (Q = K = V = X: pure similarity), chapter (the Figure 4.1 demo
-//               projections), trained (the scaling lab's model: retrained
-//               deterministically from its recipe, so a config reproduces it)
+//               projections), trained (the scaling lab's model: its weights
+//               when the caller has them, otherwise retrained deterministically
+//               from its recipe, so a config reproduces it)
 //   mask        none | causal | padding (pads appended and masked) | custom
 //
 // The browser's compute(), attention_cli attend and the UI all go through
@@ -44,12 +45,12 @@ struct ExplorerLimits {
   // uniform or one-hot; the bounds keep the sliders in a range that teaches.
   static constexpr float kMinTemperature = 1e-3f, kMaxTemperature = 1e3f;
   static constexpr float kMaxScale = 1e3f;
-  // A trained projection: the scaling lab's model, whatever step count it has
-  // reached (up to kMaxTrainedSteps), is used as it is. Retraining one from its
-  // recipe (compute(), a config from a URL) costs steps x d_model^2, bounded so
-  // it stays under about a second natively (2000 steps at d_model 32, 500 at
-  // 64; measured 0.4 ms a step at d_model 32).
-  static constexpr int kMaxTrainedSteps = 100000;
+  // A trained projection: the scaling lab's model is used as it is, at any
+  // step count. A config names at most kMaxTrainedSteps (the CLI's longest
+  // training), and retraining one from its recipe (compute(), a config from a
+  // URL) costs steps x d_model^2, bounded so it stays under about a second
+  // natively (2000 steps at d_model 32, 500 at 64; 0.4 ms a step at d_model 32).
+  static constexpr int kMaxTrainedSteps = int(TrainLimits::kMaxSteps);
   static constexpr long long kMaxTrainingWork = 2000LL * 32 * 32;
   static constexpr int kMaxHeads = 64;
 };
@@ -101,7 +102,8 @@ std::vector<std::string> explorer_tokens(const ExplorerConfig& config);
 // Empty when the config can run, otherwise "<field>: <why>" naming the field
 // to fix (d_model, heads, text, temperature, mask, projection).
 // has_trained_weights: the caller passes a Trained projection's weights to
-// run_explorer, so the retraining work limit (kMaxTrainingWork) does not apply.
+// run_explorer, so the retraining limits (kMaxTrainedSteps, kMaxTrainingWork)
+// do not apply.
 std::string check_explorer_config(const ExplorerConfig& config, bool has_trained_weights = false);
 
 // Precondition: check_explorer_config(config, trained != nullptr) is empty.

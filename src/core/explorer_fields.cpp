@@ -13,9 +13,9 @@ const std::vector<ExplorerField>& explorer_fields() {
       {"experiment", &C::input, S::ExperimentInput, true, 0, 0, "`\"fig41\"` or `\"causal\"`",
        "One of the chapter's experiments instead of a text: Figure 4.1's 8 synthetic tokens with 4 heads, "
        "or the causal-mask companion's 8 random tokens with 1 head."},
-      {"d_model", &C::d_model, S::Text, true, L::kMinDModel, L::kMaxDModel, "1..1024",
+      {"d_model", &C::d_model, S::Text, true, L::kMinDModel, L::kMaxDModel, "",
        "Width of the token embeddings X."},
-      {"heads", &C::heads, S::Text, true, 1, L::kMaxHeads, "1..64, divides d_model",
+      {"heads", &C::heads, S::Text, true, 1, L::kMaxHeads, "dividing d_model",
        "Attention heads; each gets d_model / heads columns (d_head)."},
       {"seed", &C::seed, S::Text, true, 0, 0, "an integer >= 0",
        "Seeds the embeddings and the random projections."},
@@ -25,7 +25,7 @@ const std::vector<ExplorerField>& explorer_fields() {
        "the scaling lab's model (d_k = d_model), retrained from the trained_* recipe."},
       {"positions", &C::positions, S::Text, true, 0, 0, "`true` or `false`",
        "Adds sinusoidal position encodings to X."},
-      {"trained_steps", &C::trained_steps, S::Trained, true, 1, L::kMaxTrainedSteps, "1..100000",
+      {"trained_steps", &C::trained_steps, S::Trained, true, 1, L::kMaxTrainedSteps, "",
        "Training steps of the trained model (steps x d_model^2 <= 2000 x 32^2 when it must be retrained)."},
       {"trained_scaled", &C::trained_scaled, S::Trained, true, 0, 0, "`true` or `false`",
        "Whether the trained model divided its scores by sqrt(d_k)."},
@@ -92,7 +92,9 @@ bool same_inputs(const ExplorerConfig& a, const ExplorerConfig& b, const std::ve
   if (a.input != Input::Text) return true;  // an experiment fixes its own X and projections
   if (a_tokens != b_tokens) return false;   // the text (and any appended pads), as tokens
   for (const ExplorerField& field : explorer_fields())
-    if (field.shapes_inputs && field.scope != FieldScope::TextInput && !same_field(field, a, b)) return false;
+    if (field.shapes_inputs && field.scope != FieldScope::TextInput &&
+        (field.scope != FieldScope::Trained || a.projection == Projection::Trained) && !same_field(field, a, b))
+      return false;
   return true;
 }
 

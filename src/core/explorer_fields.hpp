@@ -43,7 +43,8 @@ struct ExplorerField {
   FieldScope scope;
   bool shapes_inputs;  // a change needs new embeddings X or projections (otherwise they are reused)
   int lo = 0, hi = 0;  // whole-number fields: the accepted range
-  const char* values;  // what it takes, for the documentation (markdown: "1..1024", "`true` or `false`")
+  const char* values;  // what it takes, for the documentation (markdown: "`true` or `false`"); whole-number
+                       // fields print "lo..hi" first, then this
   const char* doc;     // one sentence, for the documentation
 };
 

@@ -45,6 +45,7 @@ void app_frame(AppState& state) {
   const ImGuiIO& io = ImGui::GetIO();
   state.framebuffer_w = int(std::lround(io.DisplaySize.x * io.DisplayFramebufferScale.x));
   state.framebuffer_h = int(std::lround(io.DisplaySize.y * io.DisplayFramebufferScale.y));
+  continue_retraining(state);
   update_result(state);
   // The lab's statistics only while it is shown; its training whenever it runs.
   scaling_train(state, state.view == View::Scaling);
@@ -93,10 +94,13 @@ nlohmann::json rect_json(const AppState& state, float x, float y, float w, float
 }
 
 // The compute() config that reproduces the heatmaps on screen: the chapter
-// view draws the Figure 4.1 experiment itself, every other view the explorer.
+// view draws the Figure 4.1 experiment itself, every other view the explorer's
+// last result (while a change is retraining or rejected, that is not the
+// reader's current config).
 nlohmann::json layout_config(const AppState& state) {
   if (state.view == View::Chapter) return nlohmann::json{{"experiment", "fig41"}};
-  return nlohmann::json::parse(api::print_explorer_config(state.config), nullptr, false);
+  const ExplorerConfig& shown = state.result ? state.result->config : state.config;
+  return nlohmann::json::parse(api::print_explorer_config(shown), nullptr, false);
 }
 
 }  // namespace

@@ -42,7 +42,8 @@ struct HeatmapLayout {
   std::string source;  // compute() result field: "average", "weights", "scores", "scaled_scores", ... ("" = none)
   int head = -1;       // index into result.<source>[head]; -1 for "average"
   bool masked = false;  // cells hidden by the mask are drawn in gfx::kMaskedColor
-  plot::HeatmapSpec spec;    // its pointers (values, labels) are valid only in the frame that drew it
+  plot::HeatmapSpec spec;    // in AppState::layout, its pointers and tooltip are cleared (the matrices
+                             // are the frame's); lo, hi and colormap stay
   plot::HeatmapCells cells;
 };
 

@@ -4,6 +4,7 @@
 #include "ui/app.hpp"
 #include "ui/explorer/explorer.hpp"
 #include "ui/fig41_panels.hpp"
+#include "ui/ids.hpp"
 #include "ui/scaling/scaling.hpp"
 #include "ui/tabs.hpp"
 
@@ -49,11 +50,7 @@ bool view_from_id(const std::string& id, View* view) {
   return false;
 }
 
-std::string view_ids() {
-  std::string ids;
-  for (const ViewSpec& spec : views()) ids += (ids.empty() ? "" : "|") + std::string(spec.id);
-  return ids;
-}
+std::string view_ids() { return join_ids(views()); }
 
 void draw_views(AppState& state) {
   std::vector<TabItem> tabs;

@@ -62,6 +62,12 @@ plot::HeatmapCells draw_heatmap(AppState& state, HeatmapLayout entry, const ImVe
       float(cells.x + cells.w) > clip_max.x * scale + 0.5f || float(cells.y + cells.h) > clip_max.y * scale + 0.5f)
     return cells;
   entry.cells = cells;
+  // The layout outlives this frame's matrices: keep only what it reports.
+  entry.spec.values = nullptr;
+  entry.spec.row_labels = entry.spec.col_labels = nullptr;
+  entry.spec.row_label_valid = entry.spec.col_label_valid = nullptr;
+  entry.spec.zoom = nullptr;
+  entry.spec.tooltip = nullptr;
   state.layout.push_back(std::move(entry));
   return cells;
 }

@@ -26,6 +26,9 @@ void debug_view(AppState& state);     // debug.cpp: timings, config JSON, matrix
 // Runs the core when state.config differs from the config it last looked at
 // (controls only edit state.config); app_frame calls it before and after the panels.
 void update_result(AppState& state);
+// One ~8 ms slice of a trained config's retraining (app_frame, once a frame);
+// when it is done, the next update_result shows the trained weights.
+void continue_retraining(AppState& state);
 // A trained config's model is being retrained, a slice per frame: *steps of *target done.
 bool retraining_progress(const AppState& state, int* steps, int* target);
 // Picks the scaling lab's scaled model as the trained projection: its recipe

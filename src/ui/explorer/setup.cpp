@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ui/explorer/explorer.hpp"
+#include "ui/ids.hpp"
 #include "ui/panel.hpp"
 #include "ui/strings.hpp"
 
@@ -258,10 +259,6 @@ bool apply_preset(AppState& state, const std::string& id) {
   return false;
 }
 
-std::string preset_ids() {
-  std::string ids;
-  for (const Preset& preset : presets()) ids += (ids.empty() ? "" : "|") + std::string(preset.id);
-  return ids;
-}
+std::string preset_ids() { return join_ids(presets()); }
 
 }  // namespace attn::ui

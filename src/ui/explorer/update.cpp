@@ -1,11 +1,11 @@
-// Runs the explorer's core when the config changed: never per frame, and
-// never for longer than a frame's slice. A config the core rejects leaves the
-// last good result on screen (state.error says why).
+// Runs the explorer's core when the config changed, never per frame. A config
+// the core rejects leaves the last good result on screen (state.error says why).
 //
 // A trained projection needs the lab's model after trained_steps steps. When
-// the lab has it (the reader picked "trained" there) its weights are used as
-// they are; a config from elsewhere (a URL, --config) retrains the recipe,
-// a few milliseconds per frame, while the last result stays on screen.
+// the lab has it (the reader picked "trained" in the projection list) its
+// weights are used as they are; a config from elsewhere (a URL, --config)
+// retrains the recipe in continue_retraining, one ~8 ms slice per frame,
+// while the last result stays on screen.
 #include <algorithm>
 #include <chrono>
 
@@ -38,21 +38,13 @@ const MultiHeadWeights* kept_weights(const AppState& state, const ExplorerConfig
   return same_recipe(state.trained->recipe, trained_recipe(c)) ? &state.trained->weights : nullptr;
 }
 
-// One slice of retraining c's model; true once it has all its steps (they
-// are then kept in state.trained). Trainer is deterministic, so the weights
-// equal what run_explorer would retrain in one go.
-bool retrain_slice(AppState& state, const ExplorerConfig& c) {
+// Starts (or keeps) retraining c's model; its steps are taken by
+// continue_retraining, one slice per frame.
+void start_retraining(AppState& state, const ExplorerConfig& c) {
   const TrainConfig recipe = trained_recipe(c);
   if (!state.retraining || !same_recipe(state.retraining->config(), recipe) ||
       int(state.retraining->history().size()) > c.trained_steps)
     state.retraining = std::make_unique<Trainer>(recipe);
-  Trainer& trainer = *state.retraining;
-  const Clock::time_point start = Clock::now();
-  while (int(trainer.history().size()) < c.trained_steps && ms_since(start) < kRetrainBudgetMs) trainer.step();
-  if (int(trainer.history().size()) < c.trained_steps) return false;
-  state.trained = TrainedWeights{recipe, c.trained_steps, trainer.projections()};
-  state.retraining.reset();
-  return true;
 }
 
 // A custom mask follows the token count: a new count starts from "all allowed".
@@ -67,18 +59,18 @@ void fit_custom_mask(ExplorerConfig& config) {
 }  // namespace
 
 void update_result(AppState& state) {
-  const bool changed = !state.checked_config || !same_config(*state.checked_config, state.config);
-  if (!changed && !state.retraining) return;
+  if (state.checked_config && same_config(*state.checked_config, state.config)) return;
   ExplorerConfig& config = state.config;
-  if (changed) fit_custom_mask(config);
+  fit_custom_mask(config);
   state.checked_config = config;
   const MultiHeadWeights* trained = kept_weights(state, config);
   state.error = check_explorer_config(config, trained != nullptr);
-  if (!state.error.empty() || !wants_trained(config)) state.retraining.reset();
+  const bool retrain = state.error.empty() && wants_trained(config) && !trained;
+  if (!retrain) state.retraining.reset();
   if (!state.error.empty()) return;
-  if (wants_trained(config) && !trained) {
-    if (!retrain_slice(state, config)) return;  // pending: retraining_progress() tells the reader
-    trained = &state.trained->weights;
+  if (retrain) {
+    start_retraining(state, config);  // pending: the last result stays; retraining_progress() tells the reader
+    return;
   }
   const auto start = Clock::now();
   state.result = run_explorer(config, state.result ? &*state.result : nullptr, trained);
@@ -88,6 +80,19 @@ void update_result(AppState& state) {
   const int heads = int(state.result->attention.heads.size());
   if (state.selected_head >= heads) state.selected_head = -1;
   state.lines_head_visible.resize(std::size_t(heads), true);
+}
+
+void continue_retraining(AppState& state) {
+  if (!state.retraining) return;
+  Trainer& trainer = *state.retraining;
+  const int target = state.config.trained_steps;
+  const Clock::time_point start = Clock::now();
+  while (int(trainer.history().size()) < target && ms_since(start) < kRetrainBudgetMs) trainer.step();
+  if (int(trainer.history().size()) < target) return;
+  // Trainer is deterministic: these are the weights run_explorer would retrain in one go.
+  state.trained = TrainedWeights{trainer.config(), target, trainer.projections()};
+  state.retraining.reset();
+  state.checked_config.reset();  // the next update_result runs the core with them
 }
 
 bool retraining_progress(const AppState& state, int* steps, int* target) {
@@ -110,6 +115,7 @@ bool use_lab_model(AppState& state) {
   c.trained_learning_rate = model->recipe.learning_rate;
   c.trained_steps = model->steps;
   state.trained = std::move(model);
+  state.retraining.reset();  // a retraining of another recipe is no longer wanted
   return true;
 }
 

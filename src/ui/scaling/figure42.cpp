@@ -23,7 +23,7 @@ ImU32 theory_color() { return IM_COL32(90, 90, 90, 255); }
 ImU32 chapter_color() { return IM_COL32(0, 0, 0, 70); }
 ImU32 current_color() { return IM_COL32(214, 39, 40, 255); }
 
-// The chapter's dims and the current d_k as dashed lines on a log2(d_k) axis.
+// "1", "2", ..., "1024" ticks for plots whose x is log2(d_k).
 void setup_log2_dk_axis(const char* y_label) {
   std::vector<double> values;
   std::vector<std::string> labels;
@@ -41,7 +41,7 @@ void setup_log2_dk_axis(const char* y_label) {
   });
 }
 
-
+// The chapter's dims and the current d_k as dashed lines on a log2(d_k) axis.
 void plot_dk_marks(int d_k, bool legend) {
   std::vector<float> chapter;
   for (int dim : chapter_dims()) chapter.push_back(float(std::log2(double(dim))));

@@ -22,36 +22,7 @@ TrainConfig train_config(const ScalingLab& lab, bool scaled) {
   return config;
 }
 
-struct PanelSpec {
-  ScalingPanel panel;
-  const char* id;
-};
-constexpr PanelSpec kPanels[] = {{ScalingPanel::Figure42, "fig42"},
-                                 {ScalingPanel::Saturation, "saturation"},
-                                 {ScalingPanel::Training, "training"}};
-
 }  // namespace
-
-const char* scaling_panel_id(ScalingPanel panel) {
-  for (const PanelSpec& spec : kPanels)
-    if (spec.panel == panel) return spec.id;
-  return kPanels[0].id;
-}
-
-bool scaling_panel_from_id(const std::string& id, ScalingPanel* panel) {
-  for (const PanelSpec& spec : kPanels)
-    if (id == spec.id) {
-      *panel = spec.panel;
-      return true;
-    }
-  return false;
-}
-
-std::string scaling_panel_ids() {
-  std::string ids;
-  for (const PanelSpec& spec : kPanels) ids += (ids.empty() ? "" : "|") + std::string(spec.id);
-  return ids;
-}
 
 const std::vector<int>& scaling_grid() {
   static const std::vector<int> grid = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
@@ -152,6 +123,9 @@ nlohmann::json scaling_state_json(const ScalingLab& lab) {
   }
   out["curve_points"] = lab.fig42_curve.size();
   // Each model in the schema `attention_cli train --json` prints (api/train_json.hpp).
+  // Through its text: the float32 numbers print as the shortest text that reads
+  // back exactly (0.003), where converting the tree would widen them to doubles
+  // (0.003000000026077032).
   auto model = [](const Trainer* trainer, float eval) {
     return trainer ? json::parse(api::dump(api::trained_model_json(*trainer, eval, false))) : json(nullptr);
   };

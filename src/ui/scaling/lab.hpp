@@ -23,6 +23,7 @@ namespace attn::ui {
 
 // The lab's sub-views (tabs inside the "Scaling lab" tab).
 enum class ScalingPanel { Figure42, Saturation, Training };
+// The panels' ids (scaling/view.cpp holds the panels table).
 const char* scaling_panel_id(ScalingPanel panel);  // "fig42", "saturation", "training"
 bool scaling_panel_from_id(const std::string& id, ScalingPanel* panel);
 std::string scaling_panel_ids();  // "fig42|saturation|training", for messages

@@ -13,7 +13,7 @@
 
 namespace attn::ui {
 
-// ---- per frame (lab.cpp) --------------------------------------------------------
+// ---- per frame (schedule.cpp) ---------------------------------------------------
 // Runs the core for what changed since it last ran: the current d_k's
 // statistics (at once) and, with fill_curves, missing grid points of the
 // curves within a time budget. Does nothing while the lab is not visible.
@@ -21,10 +21,14 @@ void scaling_update(AppState& state, bool visible, bool fill_curves);
 // Advances both models by as many steps as fit in ~8 ms while training runs,
 // and refreshes the example heatmaps and held-out accuracies.
 void scaling_train(AppState& state, bool visible);
+
+// ---- reports (lab.cpp) ------------------------------------------------------------
 TrainerSummary trainer_summary(const Trainer* trainer);
 // The "scaling" object of state_json.
 nlohmann::json scaling_state_json(const ScalingLab& lab);
 ScalingNumbersText scaling_numbers_text(const Figure42Dim& dim);
+
+// ---- plot helpers (figure42.cpp) -------------------------------------------------
 // "1", "2", ..., "1024" ticks for plots whose x is log2(d_k).
 void setup_log2_dk_axis(const char* y_label);
 // The chapter's dims and the current d_k as dashed lines (figure42.cpp);
@@ -39,7 +43,7 @@ ImU32 current_color();
 
 // ---- panels ------------------------------------------------------------------------
 void scaling_setup_panel(AppState& state);  // controls.cpp: d_k, samples, keys, training controls
-void scaling_view(AppState& state);         // lab.cpp: the sub-tabs
+void scaling_view(AppState& state);         // view.cpp: the panels table and their sub-tabs
 void figure42_panels(AppState& state);      // figure42.cpp: histograms, std and peak vs d_k
 void saturation_panels(AppState& state);    // saturation.cpp: one row, entropy, Jacobian, stability
 void training_panels(AppState& state);      // training.cpp: loss, accuracy, grad norm, heatmaps

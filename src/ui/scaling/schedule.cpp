@@ -110,9 +110,6 @@ void update_saturation(ScalingLab& lab, Clock::time_point start) {
   }
 }
 
-
-
-
 // The heatmaps and held-out accuracies follow the models: the examples
 // every frame the models stepped, the evaluation (256 sequences, heavier)
 // when paused and every 100 steps while running.

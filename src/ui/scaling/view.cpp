@@ -1,28 +1,63 @@
-// The scaling lab's sub-tabs: Figure 4.2, saturation, training.
+// The scaling lab's panels as one table (id for ?panel= and --panel, tab
+// label, draw function) and their tab bar inside the "Scaling lab" view.
+#include <string>
+#include <vector>
+
+#include "ui/ids.hpp"
 #include "ui/scaling/scaling.hpp"
 #include "ui/tabs.hpp"
 
 namespace attn::ui {
+namespace {
+
+struct PanelSpec {
+  ScalingPanel panel;
+  const char* id;
+  const char* label_key;
+  void (*draw)(AppState& state);
+};
+
+const std::vector<PanelSpec>& panels() {
+  static const std::vector<PanelSpec> table = {
+      {ScalingPanel::Figure42, "fig42", "scaling.tab.fig42", figure42_panels},
+      {ScalingPanel::Saturation, "saturation", "scaling.tab.saturation", saturation_panels},
+      {ScalingPanel::Training, "training", "scaling.tab.training", training_panels},
+  };
+  return table;
+}
+
+}  // namespace
+
+const char* scaling_panel_id(ScalingPanel panel) {
+  for (const PanelSpec& spec : panels())
+    if (spec.panel == panel) return spec.id;
+  return panels().front().id;
+}
+
+bool scaling_panel_from_id(const std::string& id, ScalingPanel* panel) {
+  for (const PanelSpec& spec : panels())
+    if (id == spec.id) {
+      *panel = spec.panel;
+      return true;
+    }
+  return false;
+}
+
+std::string scaling_panel_ids() { return join_ids(panels()); }
 
 void scaling_view(AppState& state) {
   ScalingLab& lab = state.scaling;
-  static const ScalingPanel panels[] = {ScalingPanel::Figure42, ScalingPanel::Saturation, ScalingPanel::Training};
-  static const char* const labels[] = {"scaling.tab.fig42", "scaling.tab.saturation", "scaling.tab.training"};
   std::vector<TabItem> tabs;
   int selected = 0;
-  for (int i = 0; i < 3; ++i) {
-    if (panels[i] == lab.panel) selected = i;
-    tabs.push_back({labels[i], std::string("scaling_tab_") + scaling_panel_id(panels[i])});
+  for (const PanelSpec& spec : panels()) {
+    if (spec.panel == lab.panel) selected = int(tabs.size());
+    tabs.push_back({spec.label_key, std::string("scaling_tab_") + spec.id});
   }
   tab_bar(state, "##scaling_panels", tabs, &selected, &lab.select_panel_frames, "##scaling_panel", [&](int i) {
-    lab.panel = panels[i];
-    switch (lab.panel) {
-      case ScalingPanel::Figure42: figure42_panels(state); break;
-      case ScalingPanel::Saturation: saturation_panels(state); break;
-      case ScalingPanel::Training: training_panels(state); break;
-    }
+    lab.panel = panels()[std::size_t(i)].panel;
+    panels()[std::size_t(i)].draw(state);
   });
-  lab.panel = panels[selected];
+  lab.panel = panels()[std::size_t(selected)].panel;
 }
 
 }  // namespace attn::ui
