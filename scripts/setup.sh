@@ -31,6 +31,7 @@ PACKAGES=(
   python3 python3-numpy                          # CLI tests against numpy; run.sh's web server
   ca-certificates                                # npm's TLS
   dpkg-dev xz-utils                              # apt-get source for Dear ImGui, its .tar.xz
+  fonts-wqy-microhei python3-fonttools           # the CJK font, subset at build time (pyftsubset)
 )
 if [ "${1:-}" = --list-packages ]; then printf '%s\n' "${PACKAGES[@]}"; exit 0; fi
 
