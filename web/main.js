@@ -9,6 +9,39 @@
   const status = document.getElementById('status');
   const statusText = document.getElementById('status-text');
 
+  // The page's own messages, shown before (or instead of) the app, so they
+  // cannot come from the app's string tables (src/ui/strings/*.cpp). The
+  // language is chosen as the app chooses it: ?lang= if it names one, else
+  // the browser's (zh* reads Chinese).
+  const PAGE_TEXT = {
+    en: {
+      title: 'Self-attention lab',
+      loading: 'Loading the self-attention lab\u2026',
+      noWebGL2: 'This lab needs WebGL2, which this browser or device does not provide. ' +
+                'Try a current Chrome, Firefox, Edge or Safari, or enable hardware acceleration.',
+      missing: 'The lab could not be loaded (attention_web.js is missing).',
+      aborted: 'The lab stopped with an internal error: ',
+      noContext: 'WebGL2 could not be started on this page.',
+      failed: 'The lab could not start: ',
+    },
+    zh: {
+      title: '自注意力实验室',
+      loading: '正在加载自注意力实验室\u2026',
+      noWebGL2: '本实验需要 WebGL2，但当前浏览器或设备不支持。请使用新版 Chrome、Firefox、Edge 或 Safari，' +
+                '或开启硬件加速。',
+      missing: '无法加载实验（缺少 attention_web.js）。',
+      aborted: '实验因内部错误而停止：',
+      noContext: '无法在此页面上启动 WebGL2。',
+      failed: '实验无法启动：',
+    },
+  };
+  const askedLang = new URLSearchParams(window.location.search).get('lang');
+  const lang = askedLang in PAGE_TEXT ? askedLang : (/^zh/i.test(navigator.language || '') ? 'zh' : 'en');
+  const text = PAGE_TEXT[lang];
+  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  document.title = text.title;
+  statusText.textContent = text.loading;
+
   function showError(message) {
     status.classList.remove('hidden');
     status.classList.add('error');
@@ -25,12 +58,11 @@
   }
 
   if (!hasWebGL2()) {
-    showError('This lab needs WebGL2, which this browser or device does not provide. ' +
-              'Try a current Chrome, Firefox, Edge or Safari, or enable hardware acceleration.');
+    showError(text.noWebGL2);
     return;
   }
   if (typeof createAttentionLab !== 'function') {
-    showError('The lab could not be loaded (attention_web.js is missing).');
+    showError(text.missing);
     return;
   }
 
@@ -39,10 +71,11 @@
 
   createAttentionLab({
     canvas: canvas,
+    attnRequestFont: window.attentionLabFonts && window.attentionLabFonts.request,  // fonts.js
     print: (text) => console.log(text),
     printErr: (text) => console.warn(text),
-    onAbort: (what) => showError('The lab stopped with an internal error: ' + what),
-    onWebGLUnavailable: () => showError('WebGL2 could not be started on this page.'),
+    onAbort: (what) => showError(text.aborted + what),
+    onWebGLUnavailable: () => showError(text.noContext),
   }).then((Module) => {
     if (document.body.dataset.ready === 'error') return;  // main already reported a failure
     // Strings cross into wasm through malloc'd UTF-8; results come back as
@@ -95,6 +128,6 @@
     status.classList.add('hidden');
     document.body.dataset.ready = '1';
   }, (error) => {
-    showError('The lab could not start: ' + (error && error.message ? error.message : error));
+    showError(text.failed + (error && error.message ? error.message : error));
   });
 })();

@@ -5,31 +5,6 @@ namespace {
 
 constexpr char32_t kReplacement = 0xFFFD;
 
-// Decodes one UTF-8 code point starting at text[i] and advances i.
-// Malformed or truncated sequences yield U+FFFD and consume one byte.
-char32_t decode_utf8(std::string_view text, std::size_t& i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char b0 = byte(i);
-  int extra = 0;
-  char32_t cp = 0;
-  if (b0 < 0x80) { ++i; return b0; }
-  if ((b0 & 0xE0) == 0xC0) { extra = 1; cp = b0 & 0x1F; }
-  else if ((b0 & 0xF0) == 0xE0) { extra = 2; cp = b0 & 0x0F; }
-  else if ((b0 & 0xF8) == 0xF0) { extra = 3; cp = b0 & 0x07; }
-  else { ++i; return kReplacement; }
-  if (i + extra >= text.size()) { ++i; return kReplacement; }  // truncated
-  for (int k = 1; k <= extra; ++k) {
-    const unsigned char b = byte(i + k);
-    if ((b & 0xC0) != 0x80) { ++i; return kReplacement; }
-    cp = (cp << 6) | (b & 0x3F);
-  }
-  // Overlong encodings and surrogates are malformed too.
-  static constexpr char32_t kMin[] = {0, 0x80, 0x800, 0x10000};
-  if (cp < kMin[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) { ++i; return kReplacement; }
-  i += extra + 1;
-  return cp;
-}
-
 void append_utf8(std::string& out, char32_t cp) {
   if (cp < 0x80) {
     out += static_cast<char>(cp);
@@ -75,6 +50,30 @@ bool is_punctuation(char32_t c) {
 bool joins_word(char32_t c) { return c == '\'' || c == '-' || c == 0x2019; }
 
 }  // namespace
+
+char32_t decode_utf8(std::string_view text, std::size_t& i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char b0 = byte(i);
+  int extra = 0;
+  char32_t cp = 0;
+  if (b0 < 0x80) { ++i; return b0; }
+  if ((b0 & 0xE0) == 0xC0) { extra = 1; cp = b0 & 0x1F; }
+  else if ((b0 & 0xF0) == 0xE0) { extra = 2; cp = b0 & 0x0F; }
+  else if ((b0 & 0xF8) == 0xF0) { extra = 3; cp = b0 & 0x07; }
+  else { ++i; return kReplacement; }
+  if (i + extra >= text.size()) { ++i; return kReplacement; }  // truncated
+  for (int k = 1; k <= extra; ++k) {
+    const unsigned char b = byte(i + k);
+    if ((b & 0xC0) != 0x80) { ++i; return kReplacement; }
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  // Overlong encodings and surrogates are malformed too.
+  static constexpr char32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+  if (cp < kMin[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) { ++i; return kReplacement; }
+  i += extra + 1;
+  return cp;
+}
+
 
 std::vector<std::string> tokenize(std::string_view text) {
   std::vector<char32_t> cps;

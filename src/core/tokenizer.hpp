@@ -21,4 +21,9 @@ std::vector<std::string> tokenize(std::string_view text);
 std::vector<std::string> pad_to(std::vector<std::string> tokens, std::size_t length);
 bool is_pad(const std::string& token);
 
+// Decodes one UTF-8 code point starting at text[i] and advances i. Malformed
+// or truncated sequences (overlong forms and surrogates included) yield
+// U+FFFD and consume one byte: the rule tokenize() follows.
+char32_t decode_utf8(std::string_view text, std::size_t& i);
+
 }  // namespace attn

@@ -3,11 +3,11 @@
 //
 //   attention_app [--size WxH] [--frames N] [--screenshot FILE.png] [--layout FILE.json]
 //                 [--state FILE.json] [--view ID] [--preset ID] [--text TEXT]
-//                 [--config JSON] [--panel ID] [--dk D] [--train-steps N]
+//                 [--config JSON] [--panel ID] [--dk D] [--lang CODE] [--train-steps N]
 //
 // With --screenshot, --layout, --state or --frames the app renders N frames
 // (default 3), writes the requested files from the last frame and exits 0.
-// Bad flags exit 2. --view, --preset, --text, --config, --panel and --dk are
+// Bad flags exit 2. --view, --preset, --text, --config, --panel, --dk and --lang are
 // the start-up options the web page takes as URL parameters (ui/startup.hpp).
 #include <cfloat>
 #include <cstdio>
@@ -25,6 +25,7 @@
 #include "platform/native_memory.hpp"
 #include "platform/ui_scale.hpp"
 #include "ui/app.hpp"
+#include "ui/presets.hpp"
 #include "ui/startup.hpp"
 #include "ui/strings.hpp"
 
@@ -44,6 +45,7 @@ std::string usage() {
          "  --text TEXT         start with this sentence in the sentence box\n"
          "  --config JSON       start from this explorer config (compute()'s format, text or experiment)\n"
          "  --preset ID         start from preset " + attn::ui::preset_ids() + "\n"
+         "  --lang CODE         the interface language (en, zh; default en)\n"
          "The debug view's matrix dump is written to attention_dump.json in the current directory.\n";
 }
 
@@ -81,6 +83,7 @@ std::string parse_options(int argc, char** argv, Options* options, bool* help) {
                               : flag == "--config"   ? &startup.config
                               : flag == "--panel"    ? &startup.panel
                               : flag == "--dk"       ? &startup.d_k
+                              : flag == "--lang"     ? &startup.lang
                                                      : nullptr;
     if (!text_value && flag != "--size" && flag != "--frames" && flag != "--train-steps")
       return "unknown option '" + flag + "'";
@@ -165,6 +168,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   for (int frame = 1; !glfwWindowShouldClose(window); ++frame) {
     glfwPollEvents();
+    attn::platform::update_fonts(state);  // between frames: the atlas follows the characters in use
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     // Batch runs must not depend on where the X pointer happens to be.

@@ -7,9 +7,10 @@
 //    already arrive in backbuffer pixels).
 //  - Raw wheel deltas are unscaled and reversed: normalised in on_wheel.
 // URL parameters (read once at start): ?debug=1 shows the debug view; ?preset,
-// ?config, ?text, ?view, ?panel and ?dk are the desktop's start-up flags
-// (ui/startup.hpp lists their values); a value that cannot be applied is
-// named in a console warning and the rest still apply.
+// ?config, ?text, ?view, ?panel, ?dk and ?lang are the desktop's start-up
+// flags (ui/startup.hpp lists their values; ?lang defaults to the browser's
+// language); a value that cannot be applied is named in a console warning and
+// the rest still apply.
 // The debug view's matrix dump is offered as a download (attention_dump.json).
 // The first frame is drawn inside main, so the layout exists as soon as the
 // module's ready promise resolves (web/main.js then sets data-ready).
@@ -28,6 +29,7 @@
 #include "gfx/gl.hpp"
 #include "platform/ui_scale.hpp"
 #include "platform/web_app.hpp"
+#include "platform/web_text_input.hpp"
 #include "ui/startup.hpp"
 #include "ui/strings.hpp"
 
@@ -107,6 +109,10 @@ void apply_url(ui::AppState& state) {
   options.view = url_parameter("view");
   options.panel = url_parameter("panel");
   options.d_k = url_parameter("dk");
+  // The browser's own language first (zh, zh-CN, zh-TW ... read the Chinese
+  // interface); ?lang= overrides it, and an unknown ?lang= leaves it.
+  ui::set_language(EM_ASM_INT({ return /^zh/i.test(navigator.language || ""); }) ? "zh" : "en");
+  options.lang = url_parameter("lang");
   for (const std::string& problem : ui::apply_startup(state, options, "?"))
     EM_ASM({ console.warn("attention lab: " + UTF8ToString($0)); }, problem.c_str());
 }
@@ -131,6 +137,7 @@ void frame() {
   WebApp& app = web_app();
   sync_canvas_size(app);
   glfwPollEvents();
+  update_fonts(app.state);  // between frames: the atlas follows the characters in use (fonts.hpp)
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
@@ -171,6 +178,7 @@ int main() {
   glfwSetScrollCallback(app.window, nullptr);  // replaced by on_wheel
   emscripten_set_wheel_callback(kCanvas, nullptr, EM_FALSE, on_wheel);
   emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, &app, EM_FALSE, on_resize);
+  install_web_text_input();  // IME, insertText, paste, clipboard (web/text_input.js)
 
   frame();
   emscripten_set_main_loop(frame, 0, EM_FALSE);

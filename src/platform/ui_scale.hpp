@@ -1,12 +1,16 @@
 // UI scale shared by both mains: style sizes and the font atlas follow the
 // number of framebuffer pixels per UI unit (devicePixelRatio on the web, the
 // monitor content scale natively), so text stays crisp on HiDPI screens.
+// The fonts themselves are fonts.hpp's (included here, so both mains reach
+// update_fonts through this header).
 #pragma once
+
+#include "platform/fonts.hpp"
 
 namespace attn::platform {
 
-// Call after the ImGui OpenGL3 backend is initialised; safe to call again
-// whenever the scale changes (the font texture is rebuilt).
+// Safe to call again whenever the scale changes: the style is redone at
+// once, the font atlas and its texture at the next update_fonts.
 void set_ui_scale(float scale);
 
 }  // namespace attn::platform

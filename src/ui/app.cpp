@@ -15,6 +15,7 @@
 #include "ui/explorer/explorer.hpp"
 #include "ui/panel.hpp"
 #include "ui/scaling/scaling.hpp"
+#include "ui/strings.hpp"
 
 namespace attn::ui {
 
@@ -167,6 +168,7 @@ std::string state_json(const AppState& state) {
               {"selected_query", state.selected_query},
               {"selected_head", state.selected_head},
               {"view", view_id(state.view)},
+              {"lang", current_language().code},
               {"heads", heads},
               {"stats_table", std::move(stats)},
               {"error", state.error},

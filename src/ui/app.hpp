@@ -104,11 +104,6 @@ void app_frame(AppState& state);
 // Frees GL resources; the GL context must still be current.
 void app_shutdown(AppState& state);
 
-// Presets (explorer/setup.cpp): "fig41", "causal", "sentence0".."sentence2",
-// "padded". False if unknown.
-bool apply_preset(AppState& state, const std::string& id);
-// "fig41|causal|...", for usage texts and messages.
-std::string preset_ids();
 
 // api::print_explorer_config(state.config).
 std::string current_config_json(const AppState& state);

@@ -1,16 +1,21 @@
-// "a|b|c" from a table whose rows have an `id`: the views, presets and the
-// scaling lab's panels list their ids this way in usage texts and messages.
+// "a|b|c" from a table's ids: the views, presets, the scaling lab's panels
+// and the languages list theirs this way in usage texts and messages.
 #pragma once
 
 #include <string>
 
 namespace attn::ui {
 
+template <typename Table, typename IdOf>
+std::string join_ids(const Table& table, IdOf id_of) {
+  std::string ids;
+  for (const auto& row : table) ids += (ids.empty() ? "" : "|") + std::string(id_of(row));
+  return ids;
+}
+
 template <typename Table>
 std::string join_ids(const Table& table) {
-  std::string ids;
-  for (const auto& row : table) ids += (ids.empty() ? "" : "|") + std::string(row.id);
-  return ids;
+  return join_ids(table, [](const auto& row) { return row.id; });
 }
 
 }  // namespace attn::ui

@@ -2,6 +2,7 @@
 #include "ui/plot.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -71,6 +72,29 @@ float widest(const std::vector<std::string>& labels) {
 // Text turned 90 degrees counter-clockwise (reads bottom to top), centred on
 // `center`: add it flat, then rotate the vertices it produced.
 void add_text_vertical(ImDrawList* draw_list, ImVec2 center, ImU32 color, const char* text) {
+  // Chinese is written top to bottom with every character upright (a rotated
+  // 查询 lies on its side): stack the characters instead of rotating the line.
+  // A title that mixes in Latin letters ("softmax 峰值") is rotated as a whole,
+  // since stacked Latin letters read worse than sideways hanzi.
+  const auto bytes = text + std::strlen(text);
+  const bool non_ascii = std::any_of(text, bytes, [](char ch) { return static_cast<unsigned char>(ch) >= 0x80; });
+  const bool latin = std::any_of(text, bytes, [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)); });
+  if (non_ascii && !latin) {
+    std::vector<std::string> chars;
+    for (const char* p = text; *p;) {
+      const char* start = p++;
+      while ((static_cast<unsigned char>(*p) & 0xC0) == 0x80) ++p;  // UTF-8 continuation bytes
+      if (*start != ' ') chars.emplace_back(start, p);
+    }
+    const float line = ImGui::GetFontSize();
+    float y = std::floor(center.y - line * float(chars.size()) * 0.5f);
+    for (const std::string& ch : chars) {
+      const float w = ImGui::CalcTextSize(ch.c_str()).x;
+      draw_list->AddText(ImVec2(std::floor(center.x - w * 0.5f), y), color, ch.c_str());
+      y += line;
+    }
+    return;
+  }
   const ImVec2 size = ImGui::CalcTextSize(text);
   const ImVec2 pivot(std::floor(center.x - size.y * 0.5f), std::floor(center.y + size.x * 0.5f));
   // Glyphs are culled against the clip rectangle before the rotation, so the

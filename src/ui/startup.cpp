@@ -6,7 +6,10 @@
 
 #include "api/explorer_json.hpp"
 #include "ui/app.hpp"
+#include "ui/ids.hpp"
+#include "ui/presets.hpp"
 #include "ui/scaling/lab.hpp"
+#include "ui/strings.hpp"
 
 namespace attn::ui {
 
@@ -42,6 +45,9 @@ std::vector<std::string> apply_startup(AppState& state, const StartupOptions& o,
       problems.push_back(p + "dk: expected a whole number in " + std::to_string(ScalingLimits::kMinDk) + "-" +
                          std::to_string(ScalingLimits::kMaxDk) + ", got '" + o.d_k + "'");
   }
+  if (!o.lang.empty() && !set_language(o.lang))
+    problems.push_back(p + "lang: unknown language '" + o.lang + "' (" +
+                       join_ids(languages(), [](const Language& l) { return l.code; }) + ")");
   return problems;
 }
 

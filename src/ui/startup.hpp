@@ -19,6 +19,7 @@ struct StartupOptions {
   std::string view;    // a views() id
   std::string panel;   // the scaling lab's panel: fig42 | saturation | training
   std::string d_k;     // the scaling lab's d_k, 1..1024
+  std::string lang;    // the interface language: a languages() code (en, zh)
 };
 
 // Applies every valid option to state; returns one message per option that

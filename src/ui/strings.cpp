@@ -18,7 +18,7 @@ const char* find(const Language& language, const char* key) {
 
 const std::vector<Language>& languages() {
   // A new language: its table file beside strings/en.cpp, and one line here.
-  static const std::vector<Language> registry = {english_strings()};
+  static const std::vector<Language> registry = {english_strings(), chinese_strings()};
   return registry;
 }
 

@@ -34,5 +34,6 @@ const Language& current_language();
 
 // One function per table file.
 const Language& english_strings();  // strings/en.cpp
+const Language& chinese_strings();  // strings/zh.cpp
 
 }  // namespace attn::ui

@@ -9,8 +9,10 @@
 namespace attn::ui {
 
 void tab_bar(AppState& state, const char* id, const std::vector<TabItem>& items, int* selected,
-             int* select_frames, const char* content_id, const std::function<void(int)>& draw) {
+             int* select_frames, const char* content_id, const std::function<void(int)>& draw,
+             const std::function<void()>& trailing) {
   if (!ImGui::BeginTabBar(id)) return;
+  if (trailing) trailing();
   const bool by_code = *select_frames > 0;
   for (int i = 0; i < int(items.size()); ++i) {
     const TabItem& item = items[std::size_t(i)];

@@ -21,7 +21,10 @@ struct TabItem {
 // switch), and only that tab draws content: another tab may still report
 // open in the same frame. draw(i) draws tab i's content in a child region
 // `content_id` that starts below the tab bar.
+// trailing (optional) draws extra items at the right end of the bar (e.g.
+// ImGui::TabItemButton with ImGuiTabItemFlags_Trailing).
 void tab_bar(AppState& state, const char* id, const std::vector<TabItem>& items, int* selected,
-             int* select_frames, const char* content_id, const std::function<void(int)>& draw);
+             int* select_frames, const char* content_id, const std::function<void(int)>& draw,
+             const std::function<void()>& trailing = nullptr);
 
 }  // namespace attn::ui

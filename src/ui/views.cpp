@@ -1,15 +1,33 @@
 // The views table and its tab bar; see views.hpp.
 #include "ui/views.hpp"
 
+#include <imgui.h>
+
 #include "ui/app.hpp"
 #include "ui/explorer/explorer.hpp"
 #include "ui/fig41_panels.hpp"
 #include "ui/ids.hpp"
+#include "ui/strings.hpp"
 #include "ui/scaling/scaling.hpp"
 #include "ui/tabs.hpp"
 
 namespace attn::ui {
 namespace {
+
+// The interface language, at the right end of the tab bar: its own name,
+// and a popup of every language by its own name. Switching changes only the
+// texts (tr()); the reader's state stays as it is.
+void language_button(AppState& state) {
+  if (ImGui::TabItemButton(current_language().name, ImGuiTabItemFlags_Trailing | ImGuiTabItemFlags_NoTooltip))
+    ImGui::OpenPopup("##languages");
+  record_control(state, "language");
+  if (!ImGui::BeginPopup("##languages")) return;
+  for (const Language& language : languages()) {
+    if (ImGui::Selectable(language.name, &language == &current_language())) set_language(language.code);
+    record_control(state, std::string("language_") + language.code);
+  }
+  ImGui::EndPopup();
+}
 
 // The chapter's Figure 4.1 is fixed: computed the first time it is shown.
 void chapter_view(AppState& state) {
@@ -59,10 +77,13 @@ void draw_views(AppState& state) {
     if (spec.view == state.view) selected = int(tabs.size());
     tabs.push_back({spec.label_key, std::string("tab_") + spec.id, !spec.debug_only || state.debug});
   }
-  tab_bar(state, "##views", tabs, &selected, &state.select_view_frames, "##view", [&](int i) {
-    state.view = views()[std::size_t(i)].view;
-    views()[std::size_t(i)].draw(state);
-  });
+  tab_bar(
+      state, "##views", tabs, &selected, &state.select_view_frames, "##view",
+      [&](int i) {
+        state.view = views()[std::size_t(i)].view;
+        views()[std::size_t(i)].draw(state);
+      },
+      [&] { language_button(state); });
   state.view = views()[std::size_t(selected)].view;
 }
 

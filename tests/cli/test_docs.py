@@ -46,7 +46,7 @@ def main():
     if app:
         help_text = run_cli(app, "--help").stdout.decode()
         for flag in ("view", "preset", "panel"):
-            m = re.search(rf"--{flag} ID\s+.*?([a-z0-9]+(?:\|[a-z0-9]+)+)", help_text)
+            m = re.search(rf"--{flag} ID\s+.*?([a-z0-9_]+(?:\|[a-z0-9_]+)+)", help_text)
             ids = m.group(1) if m else None
             c.check(ids is not None and f"`{ids}`" in readme,
                     f"README lists the --{flag} ids of attention_app --help", f"{ids!r}")

@@ -11,12 +11,16 @@
 // compute() the browser uses, in a separate process from the renderer.
 // The scaling lab is shot on each panel (--panel), its training panel after
 // --train-steps 300.
+// Chinese: `--lang zh --text 我爱自然语言处理` draws its token labels as glyphs, neither
+// "?" nor the missing-glyph box, checked against the app's own rendering of
+// `--text '? □ 😀 我'` (tests/web/fonts_e2e.mjs has the label helpers).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { PNG } from 'pngjs';
 
+import { CJK_SENTENCE, REFERENCE_SENTENCE, checkLabels } from '../web/fonts_e2e.mjs';
 import { Checks, checkHeatmaps, countDistinctColours } from '../web/pixels.mjs';
 
 const [app, cli, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
@@ -67,6 +71,25 @@ function runApp(name, size, extra) {
   }
 }
 
+// The head-average heatmap's query labels of both sentences (--state gives
+// the tokens), in the Chinese interface (--lang zh).
+function cjkLabels() {
+  const render = (name, text) => {
+    const stateFile = join(artefactsDir, `desktop_${name}_state.json`);
+    runApp(name, SIZES[0], ['--lang', 'zh', '--text', text, '--state', stateFile]);
+    const shot = join(artefactsDir, `desktop_${name}.png`);
+    if (!existsSync(stateFile) || !existsSync(shot)) return null;
+    const layout = JSON.parse(readFileSync(join(artefactsDir, `desktop_${name}.json`), 'utf8'));
+    const hm = layout.heatmaps.find((h) => h.name === 'average');
+    if (!c.check(!!hm, `${name}: the head-average heatmap is on screen`)) return null;
+    return { png: PNG.sync.read(readFileSync(shot)), cells: hm, scale: 1,
+             tokens: JSON.parse(readFileSync(stateFile, 'utf8')).tokens };
+  };
+  const cjk = render('cjk_text', CJK_SENTENCE);
+  const ref = render('cjk_reference', REFERENCE_SENTENCE);
+  if (cjk && ref) checkLabels(c, 'desktop', cjk, ref);
+}
+
 function main() {
   // Every view at both sizes (the screenshots are artefacts to look at).
   for (const size of SIZES)
@@ -85,6 +108,7 @@ function main() {
     runApp(`scaling_saturation_${size.width}x${size.height}`, size, ['--view', 'scaling', '--panel', 'saturation', '--dk', '1024', '--frames', '60']);
     runApp(`scaling_training_${size.width}x${size.height}`, size, ['--view', 'scaling', '--panel', 'training', '--train-steps', '300', '--frames', '60']);
   }
+  cjkLabels();
 }
 
 main();

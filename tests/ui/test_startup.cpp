@@ -5,6 +5,8 @@
 #include <set>
 
 #include "ui/app.hpp"
+#include "core/explorer_fields.hpp"
+#include "ui/presets.hpp"
 #include "ui/startup.hpp"
 #include "ui/strings.hpp"
 
@@ -55,7 +57,7 @@ TEST_CASE("start-up options apply in order and name what they could not apply") 
   bad.config = "{";
   const std::vector<std::string> problems = apply_startup(fresh, bad, "?");
   REQUIRE(problems.size() == 5);
-  CHECK(problems[0] == "?preset: unknown preset 'zzz' (fig41|causal|sentence0|sentence1|sentence2|padded)");
+  CHECK(problems[0] == "?preset: unknown preset 'zzz' (" + preset_ids() + ")");
   CHECK(problems[1].rfind("?config: ", 0) == 0);
   CHECK(problems[2] == "?view: unknown view 'nonsense' (" + view_ids() + ")");
   CHECK(problems[3] == "?panel: unknown panel 'nope' (fig42|saturation|training)");
@@ -85,6 +87,54 @@ TEST_CASE("string tables: every language has every English key, and tr() falls b
   CHECK(std::string(current_language().code) == "en");
   CHECK(std::string(tr("tab.heatmaps")) == "Heatmaps");
   CHECK(std::string(tr("no.such.key")) == "no.such.key");
+}
+
+}  // namespace
+}  // namespace attn::ui
+
+namespace attn::ui {
+namespace {
+
+TEST_CASE("presets are data: every one parses, runs, and does not depend on the language") {
+  CHECK(presets_error().empty());
+  REQUIRE(presets().size() >= 10);
+  std::set<std::string> ids;
+  int chinese = 0;
+  for (const Preset& preset : presets()) {
+    CAPTURE(preset.id);
+    CHECK(ids.insert(preset.id).second);
+    CHECK(check_explorer_config(preset.config).empty());
+    if (preset.id.rfind("zh_", 0) == 0) ++chinese;
+    // The same config whatever the interface language; an experiment leaves
+    // no stale sentence in the box.
+    ExplorerConfig expected = preset.config;
+    if (expected.input != Input::Text) expected.text.clear();
+    for (const Language& language : languages()) {
+      REQUIRE(set_language(language.code));
+      AppState state;
+      REQUIRE(apply_preset(state, preset.id));
+      CHECK(same_config(state.config, expected));
+    }
+    set_language("en");
+  }
+  CHECK(chinese >= 4);
+  AppState state;
+  CHECK(apply_preset(state, "zh_padded"));
+  CHECK(state.config.text == "我爱自然语言处理");
+  CHECK(state.config.pads == 4);
+}
+
+TEST_CASE("the interface language is a start-up option") {
+  AppState state;
+  StartupOptions options;
+  options.lang = "en";
+  CHECK(apply_startup(state, options, "--").empty());
+  CHECK(std::string(current_language().code) == "en");
+  options.lang = "klingon";
+  const std::vector<std::string> problems = apply_startup(state, options, "--");
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].rfind("--lang: unknown language 'klingon' (en", 0) == 0);
+  CHECK(std::string(current_language().code) == "en");
 }
 
 }  // namespace

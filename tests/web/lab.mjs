@@ -93,7 +93,8 @@ export class Lab {
 // screenshots; with logRequests, the log ends with every request the page
 // made and its status (shows what a page loads, e.g. nothing from outside).
 // Returns the process exit code.
-export async function runBrowserTest({ name, logName, webDir, artefactsDir, viewport, run, logRequests = false }) {
+export async function runBrowserTest({ name, logName, webDir, artefactsDir, viewport, run, logRequests = false,
+                                       locale = 'en-US' }) {
   const c = new Checks(name);
   if (!existsSync(join(webDir, 'index.html'))) {
     c.check(false, `web build found in ${webDir}`, 'index.html is missing (build target attention_web first)');
@@ -108,6 +109,7 @@ export async function runBrowserTest({ name, logName, webDir, artefactsDir, view
   try {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, viewport, deviceScaleFactor: 1,
+      locale,  // navigator.language: the page picks its interface language from it
     });
     const page = context.pages()[0] ?? await context.newPage();
     page.on('console', (msg) => {

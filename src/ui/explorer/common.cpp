@@ -6,6 +6,7 @@
 #include "core/statistics.hpp"
 #include "ui/explorer/explorer.hpp"
 #include "ui/strings.hpp"
+#include "ui/text_in_use.hpp"
 
 namespace attn::ui {
 
@@ -91,7 +92,9 @@ std::string selected_query_text(const ExplorerResult& result, int query) {
 
 std::string token_label(const ExplorerResult& result, int index) {
   if (index < 0 || index >= int(result.tokens.size())) return std::to_string(index);
-  return std::to_string(index) + " '" + result.tokens[std::size_t(index)] + "'";
+  // Characters the font lacks are drawn as boxes: name them by code point.
+  const std::string& token = result.tokens[std::size_t(index)];
+  return std::to_string(index) + " '" + token + "'" + missing_glyphs_note(token);
 }
 
 ImVec2 grid_cell(int count, int* columns, float min_side) {

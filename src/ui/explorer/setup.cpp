@@ -1,12 +1,12 @@
 // The set-up panel: what the reader types and chooses. Every control only
 // edits state.config; update_result (update.cpp) sees the change and runs
-// the core once (not every frame). The presets are here too.
+// the core once (not every frame). The preset buttons load ui/presets.hpp's data.
 #include <algorithm>
 #include <cstdio>
 #include <vector>
 
 #include "ui/explorer/explorer.hpp"
-#include "ui/ids.hpp"
+#include "ui/presets.hpp"
 #include "ui/panel.hpp"
 #include "ui/strings.hpp"
 
@@ -31,42 +31,39 @@ void sentence_box(AppState& state) {
   help_marker(tr("setup.sentence.help"));
   ImGui::SetNextItemWidth(-1);
   // InputTextMultiline wraps nothing in 1.86; one line keeps Enter meaningful.
-  if (ImGui::InputText("##sentence", state.config.text.data(), state.config.text.capacity() + 1,
-                       ImGuiInputTextFlags_CallbackResize, resize_string, &state.config.text))
-    state.config.input = Input::Text;  // typing replaces an experiment input
+  if (state.config.input == Input::Text) {
+    if (ImGui::InputText("##sentence", state.config.text.data(), state.config.text.capacity() + 1,
+                         ImGuiInputTextFlags_CallbackResize, resize_string, &state.config.text))
+      state.config.input = Input::Text;
+  } else {
+    // An experiment has no sentence: the box is empty, and typing starts one
+    // (the same widget id, so the text being typed carries over to the branch above).
+    std::string typed;
+    if (ImGui::InputTextWithHint("##sentence", tr("setup.sentence.hint"), typed.data(), typed.capacity() + 1,
+                                 ImGuiInputTextFlags_CallbackResize, resize_string, &typed)) {
+      state.config.text = typed;
+      state.config.input = Input::Text;
+    }
+  }
   record_control(state, "sentence");
   if (state.config.input == Input::Figure41) ImGui::TextWrapped("%s", tr("setup.input.fig41"));
   if (state.config.input == Input::Causal) ImGui::TextWrapped("%s", tr("setup.input.causal"));
 }
 
-// The presets: each starts from the default config and changes a few fields.
-struct Preset {
-  const char* id;         // ?preset=, --preset, the button's control name
-  const char* label_key;  // tr() key of the button (for sentences, also the text)
-  void (*apply)(ExplorerConfig& config);
-};
-
-const std::vector<Preset>& presets() {
-  static const std::vector<Preset> table = {
-      {"fig41", "preset.fig41", [](ExplorerConfig& c) { c.input = Input::Figure41; c.projection = Projection::Chapter; }},
-      {"causal", "preset.causal", [](ExplorerConfig& c) { c.input = Input::Causal; c.mask = Mask::Kind::Causal; c.heads = 1; }},
-      {"sentence0", "preset.sentence0", [](ExplorerConfig& c) { c.text = tr("preset.sentence0"); }},
-      {"sentence1", "preset.sentence1", [](ExplorerConfig& c) { c.text = tr("preset.sentence1"); }},
-      {"sentence2", "preset.sentence2", [](ExplorerConfig& c) { c.text = tr("preset.sentence2"); }},
-      // "The cat sat on the mat" + 4 pads = a batch row padded to 10 tokens.
-      {"padded", "preset.padded", [](ExplorerConfig& c) { c.mask = Mask::Kind::Padding; c.pads = 4; }},
-  };
-  return table;
-}
-
 void preset_buttons(AppState& state) {
   ImGui::TextUnformatted(tr("setup.presets"));
   for (const Preset& preset : presets()) {
-    // Long sentences are cut to the panel width; the tooltip shows all of it.
-    const std::string label = std::string(tr(preset.label_key)) + "##" + preset.id;
+    // Long labels are cut to the panel width; the tooltip shows the whole
+    // label and the sentence the preset loads.
+    const std::string label = std::string(tr(preset.label_key.c_str())) + "##" + preset.id;
     if (ImGui::Button(label.c_str(), ImVec2(-1, 0))) apply_preset(state, preset.id);
-    record_control(state, std::string("preset_") + preset.id);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(preset.label_key));
+    record_control(state, "preset_" + preset.id);
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::TextUnformatted(tr(preset.label_key.c_str()));
+      if (preset.config.input == Input::Text) ImGui::TextDisabled("%s", preset.config.text.c_str());
+      ImGui::EndTooltip();
+    }
   }
 }
 
@@ -245,20 +242,5 @@ void setup_panel(AppState& state) {
   ImGui::Separator();
   preset_buttons(state);
 }
-
-bool apply_preset(AppState& state, const std::string& id) {
-  for (const Preset& preset : presets()) {
-    if (id != preset.id) continue;
-    state.config = ExplorerConfig{};
-    preset.apply(state.config);
-    state.selected_query = 0;
-    state.selected_head = -1;
-    state.zoom = plot::HeatmapZoom{};
-    return true;
-  }
-  return false;
-}
-
-std::string preset_ids() { return join_ids(presets()); }
 
 }  // namespace attn::ui
