@@ -1,4 +1,5 @@
-// The language registry and tr(); the tables are in strings/*.cpp.
+// The current language and tr(); the tables are strings/*.cpp, and
+// languages() is generated from them by the build (src/ui/CMakeLists.txt).
 #include "ui/strings.hpp"
 
 #include <cstring>
@@ -16,11 +17,7 @@ const char* find(const Language& language, const char* key) {
 
 }  // namespace
 
-const std::vector<Language>& languages() {
-  // A new language: its table file beside strings/en.cpp, and one line here.
-  static const std::vector<Language> registry = {english_strings(), chinese_strings()};
-  return registry;
-}
+const Language& english_strings() { return languages().front(); }
 
 bool set_language(const std::string& code) {
   for (const Language& language : languages())

@@ -1,5 +1,7 @@
 // Every string a reader sees goes through tr("key"); the texts live in one
-// table per language (strings/en.cpp, ...), registered in strings.cpp.
+// table per language, one file each: strings/<code>.cpp defines
+// `const Language& strings_<code>()`, and the build registers every such file
+// (src/ui/CMakeLists.txt generates languages() from them, English first).
 // A key the current language lacks falls back to English, and a key no
 // table has comes back unchanged, which makes a missing entry visible on
 // screen instead of crashing. Some entries are printf formats (marked "fmt"
@@ -32,8 +34,7 @@ const std::vector<Language>& languages();
 bool set_language(const std::string& code);
 const Language& current_language();
 
-// One function per table file.
-const Language& english_strings();  // strings/en.cpp
-const Language& chinese_strings();  // strings/zh.cpp
+// The English table (strings/en.cpp), the fallback of every other.
+const Language& english_strings();
 
 }  // namespace attn::ui

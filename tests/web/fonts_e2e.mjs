@@ -33,7 +33,7 @@ export const CJK_SENTENCE = '我爱自然语言处理';
 export const REFERENCE_SENTENCE = '? □ 😀 我';
 export const REFERENCE_TOKENS = ['?', '□', '😀', '我'];
 const BUDGET_BYTES = 400 * 1024;
-const SAME = 0.05, DIFFERENT = 0.2;  // inkDistance thresholds
+export const SAME = 0.05, DIFFERENT = 0.2;  // inkDistance thresholds
 
 // ---- label pixels (shared with the desktop test) ----------------------------------
 

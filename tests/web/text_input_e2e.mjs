@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 
 import { PNG } from 'pngjs';
 
+import { DIFFERENT, REFERENCE_SENTENCE, inkDistance, rowLabelInk } from './fonts_e2e.mjs';
 import { Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
@@ -57,11 +58,49 @@ async function clearBox(c, lab, what) {
                  `text "${s.config.text}", ${JSON.stringify(t)}`);
 }
 
-async function expectTokens(c, lab, expected, what) {
+// The head-average heatmap's query labels as ink (fonts_e2e.mjs), once the
+// font has arrived; tokens from state().
+async function labelInks(lab, page) {
+  await page.waitForFunction(() => ['loaded', 'failed'].includes(window.attentionLabFonts?.status().state), null,
+                             { timeout: READY_TIMEOUT_MS });
+  await lab.frames(4);
+  const [layout, state, png, o] = [await lab.layout(), await lab.state(), await lab.screenshot(), await lab.canvasOffset()];
+  const scale = layout.device_pixel_ratio ?? 1;
+  const hm = layout.heatmaps.find((h) => h.name === 'average');
+  if (!hm) return null;
+  const cells = { x: o.left * scale + hm.x, y: o.top * scale + hm.y, w: hm.w, h: hm.h, rows: hm.rows, row0: hm.row0 };
+  return { tokens: state.tokens, inks: state.tokens.map((_, r) => rowLabelInk(png, cells, r, scale)) };
+}
+
+// The app's own "?" and missing-glyph box, from a page showing '? □ 😀 我'.
+let reference = null;
+
+// Every Chinese token label on screen is a glyph: neither "?" nor the box,
+// and different characters give different pixels.
+async function expectGlyphs(c, lab, page, what) {
+  const labels = await labelInks(lab, page);
+  if (!c.check(labels && reference, `${what}: the heatmap and the reference labels are on screen`)) return;
+  const [question, box] = reference;
+  const bad = [];
+  labels.tokens.forEach((token, r) => {
+    if (!/[^\x00-\x7f]/.test(token)) return;
+    const ink = labels.inks[r];
+    if (ink.sum < 4 || inkDistance(ink, question) < DIFFERENT || inkDistance(ink, box) < DIFFERENT) bad.push(token);
+  });
+  for (let i = 0; i < labels.tokens.length; i++)
+    for (let j = i + 1; j < labels.tokens.length; j++)
+      if (labels.tokens[i] !== labels.tokens[j] && inkDistance(labels.inks[i], labels.inks[j]) < DIFFERENT)
+        bad.push(labels.tokens[i] + '=' + labels.tokens[j]);
+  c.check(bad.length === 0, `${what}: the token labels are the glyphs (not "?", not the box, all different)`,
+          bad.join(' '));
+}
+
+async function expectTokens(c, lab, expected, what, page = null) {
   await lab.frames(4);
   const s = await lab.state();
   c.check(same(s.tokens, expected), `${what}: tokens ${JSON.stringify(expected)}`,
           `got ${JSON.stringify(s.tokens)} (text "${s.config.text}")`);
+  if (page) await expectGlyphs(c, lab, page, what);
   return s;
 }
 
@@ -75,7 +114,7 @@ async function typeChinese(c, lab, page) {
           'the text input sits on the caret inside the Sentence box',
           `textarea ${JSON.stringify(t)}, box ${JSON.stringify(box)}`);
   await page.keyboard.type(text, { delay: 15 });
-  await expectTokens(c, lab, chars(text), `keyboard.type('${text}')`);
+  await expectTokens(c, lab, chars(text), `keyboard.type('${text}')`, page);
   await writeFile(join(artefactsDir, 'text_input_chinese.png'), PNG.sync.write(await lab.screenshot()));
 }
 
@@ -83,7 +122,7 @@ async function insertText(c, lab, page) {
   const text = '自注意力机制';
   if (!await clearBox(c, lab, 'insertText')) return;
   await page.keyboard.insertText(text);
-  await expectTokens(c, lab, chars(text), `keyboard.insertText('${text}')`);
+  await expectTokens(c, lab, chars(text), `keyboard.insertText('${text}')`, page);
 }
 
 // An input method: pinyin and candidates are composed (shown in the textarea
@@ -109,7 +148,7 @@ async function composition(c, lab, page) {
   const second = await compose(['y', 'yu', 'yuy', 'yuyan', '语言'], '语言');
   c.check(second.mid.config.text === '自然', 'the first committed text is in the box during the second composition',
           `box "${second.mid.config.text}"`);
-  const s = await expectTokens(c, lab, chars('自然语言'), 'composition through CDP (imeSetComposition + insertText)');
+  const s = await expectTokens(c, lab, chars('自然语言'), 'composition through CDP (imeSetComposition + insertText)', page);
   c.check(!/[a-z]/.test(s.config.text), 'no pinyin from the compositions leaked into the box', s.config.text);
   // A key pressed during a composition belongs to the input method, not to ImGui.
   await cdp.send('Input.imeSetComposition', { text: 'ch', selectionStart: 2, selectionEnd: 2 });
@@ -129,7 +168,7 @@ async function paste(c, lab, page) {
   if (!await clearBox(c, lab, 'Ctrl+V')) return;
   await setClipboardText(page, text);
   await press(lab, 'v', 'Control');
-  await expectTokens(c, lab, chars(text), 'Ctrl+V pastes the system clipboard once');
+  await expectTokens(c, lab, chars(text), 'Ctrl+V pastes the system clipboard once', page);
 
   const synthetic = '多头注意力';
   const dispatchPaste = (t) => page.evaluate((value) => {
@@ -139,7 +178,7 @@ async function paste(c, lab, page) {
   }, t);
   if (!await clearBox(c, lab, 'paste event')) return;
   await dispatchPaste(synthetic);
-  await expectTokens(c, lab, chars(synthetic), 'a synthetic paste event pastes its text');
+  await expectTokens(c, lab, chars(synthetic), 'a synthetic paste event pastes its text', page);
   // Pasting over a selection replaces it, as on a web page.
   await press(lab, 'a', 'Control');
   await dispatchPaste('位置编码');
@@ -233,6 +272,13 @@ async function focusElsewhere(c, lab, page) {
 
 async function run(c, page, url) {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+  // The references for the glyph checks: the app's own "?" and box.
+  await page.goto(url + 'index.html?text=' + encodeURIComponent(REFERENCE_SENTENCE));
+  await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
+  const refLabels = await labelInks(new Lab(page), page);
+  reference = refLabels && refLabels.inks.length >= 2 && inkDistance(refLabels.inks[0], refLabels.inks[1]) > DIFFERENT
+    ? refLabels.inks.slice(0, 2) : null;
+  c.check(reference, 'the reference page draws "?" and the box, and they differ');
   await page.goto(url + 'index.html');
   await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
   const lab = new Lab(page);

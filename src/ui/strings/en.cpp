@@ -320,7 +320,7 @@ constexpr StringEntry kEnglish[] = {
 
 }  // namespace
 
-const Language& english_strings() {
+const Language& strings_en() {
   static const Language english{"en", "English", kEnglish, sizeof kEnglish / sizeof kEnglish[0]};
   return english;
 }

@@ -300,7 +300,7 @@ constexpr StringEntry kChinese[] = {
 
 }  // namespace
 
-const Language& chinese_strings() {
+const Language& strings_zh() {
   static const Language chinese{"zh", "中文", kChinese, sizeof kChinese / sizeof kChinese[0]};
   return chinese;
 }
