@@ -215,7 +215,7 @@ constexpr StringEntry kEnglish[] = {
      "only the score scaling differs."},
     {"scaling.train.dk", "model d_k"},
     {"scaling.train.lr", "lr"},
-    {"scaling.train.lr.help", "Learning rate: the plain SGD step size of both models; changing it (or the model d_k) restarts training."},
+    {"scaling.train.lr.help", "Learning rate: the Adam step size of both models; changing it (or the model d_k) restarts training."},
     {"scaling.train.start", "Start"},
     {"scaling.train.pause", "Pause"},
     {"scaling.train.step", "Step"},
