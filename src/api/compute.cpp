@@ -31,13 +31,6 @@ constexpr long long kMaxOutputCells = 1LL << 20;
 
 const std::initializer_list<const char*> kExplicitFields = {"Q", "K", "V", "mask", "scale", "temperature"};
 
-// An explorer config's key (text or experiment; explorer_json says which
-// kind takes which).
-bool is_explorer_field(const std::string& key) {
-  static const std::vector<std::string> names = explorer_field_names();
-  return std::find(names.begin(), names.end(), key) != names.end();
-}
-
 ComputeResult fail(const std::string& message) { return {false, dump(OutJson{{"error", message}})}; }
 ComputeResult succeed(const OutJson& result) { return {true, dump(result)}; }
 

@@ -281,11 +281,7 @@ std::string print_explorer_config(const ExplorerConfig& c) {
   return j.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
 }
 
-std::vector<std::string> explorer_field_names() {
-  std::vector<std::string> names;
-  for (const ExplorerField& field : explorer_fields()) names.push_back(field.name);
-  return names;
-}
+bool is_explorer_field(const std::string& key) { return find_explorer_field(key) != nullptr; }
 
 namespace {
 

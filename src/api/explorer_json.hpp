@@ -34,8 +34,8 @@ std::string read_explorer_config(const Json& config, ExplorerConfig& out);
 // The canonical JSON of a config (experiments omit the text-only fields).
 std::string print_explorer_config(const ExplorerConfig& config);
 
-// Every key an explorer config may hold (text or experiment), in table order.
-std::vector<std::string> explorer_field_names();
+// Whether key is a field of an explorer config (text or experiment).
+bool is_explorer_field(const std::string& key);
 
 // The field table as a markdown table (field, configs, values, default,
 // meaning): the README's config reference, checked against this by a test.
