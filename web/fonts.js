@@ -67,10 +67,12 @@
         module._free(pointer);
       }
       Object.assign(status, { state: 'loaded', bytes: bytes.length, ms: Math.round(performance.now() - started) });
+      if (window.attentionLabFrames) window.attentionLabFrames.wake();  // redraw with the glyphs
     }).catch((e) => {
       Object.assign(status, { state: 'failed', error: String(e && e.message ? e.message : e) });
       console.warn(`attention lab: the CJK font could not be loaded (${status.error}): Chinese text shows as boxes`);
       module._attn_font_loaded(0, 0);
+      if (window.attentionLabFrames) window.attentionLabFrames.wake();
     });
   }
 

@@ -1,8 +1,12 @@
 // Page glue: checks for WebGL2, starts the wasm module and exposes
-//   window.attentionLab = { compute(config), layout(), currentConfig(), state() }
+//   window.attentionLab = { compute(config), layout(), currentConfig(), state(), get(), set(fields) }
 // (state().scaling holds the scaling lab: d_k, samples, the displayed std and
-// softmax peak, and both trained models' last loss and accuracy)
+// softmax peak, and both trained models' last loss and accuracy; get() and
+// set() are the reader's state as fields, src/ui/lab_state.hpp)
 // then sets document.body.dataset.ready = "1".
+// The address bar follows the state (history.replaceState, 250 ms after the
+// last change), "Copy link" copies it, and a host page hears about changes
+// (web/messages.js). When frames are drawn is web/frames.js's business.
 (function () {
   'use strict';
   const canvas = document.getElementById('canvas');
@@ -69,8 +73,44 @@
   // The page's right-click menu would cover the canvas; the lab has its own UI.
   canvas.addEventListener('contextmenu', (event) => event.preventDefault());
 
+  // URL parameters that are not state fields survive the rewrites of the URL.
+  const KEPT_PARAMETERS = ['origin'];
+  function urlOf(query) {
+    const kept = new URLSearchParams();
+    const now = new URLSearchParams(window.location.search);
+    for (const name of KEPT_PARAMETERS) if (now.has(name)) kept.set(name, now.get(name));
+    const extra = kept.toString();
+    const all = [query, extra].filter(Boolean).join('&');
+    return window.location.pathname + (all ? '?' + all : '') + window.location.hash;
+  }
+  let urlTimer = null;
+  function stateChanged(query) {
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(() => {
+      try {
+        history.replaceState(history.state, '', urlOf(query));
+      } catch (e) {
+        // a sandboxed or opaque page may not rewrite its URL; the link button still works
+      }
+      if (window.attentionLabMessages) window.attentionLabMessages.changed();
+    }, 250);
+  }
+  function copyLink(query) {
+    clearTimeout(urlTimer);
+    const url = window.location.origin + urlOf(query);
+    try {
+      history.replaceState(history.state, '', urlOf(query));
+    } catch (e) {
+      // see stateChanged
+    }
+    if (window.attentionLabTextInput) window.attentionLabTextInput.setClipboard(url);
+  }
+
   createAttentionLab({
     canvas: canvas,
+    attnStateChanged: stateChanged,
+    attnCopyLink: copyLink,
+    attnEngaged: () => !window.attentionLabFrames || window.attentionLabFrames.engaged(),
     attnRequestFont: window.attentionLabFonts && window.attentionLabFonts.request,  // fonts.js
     print: (text) => console.log(text),
     printErr: (text) => console.warn(text),
@@ -124,8 +164,37 @@
       state() {
         return parse(Module.UTF8ToString(Module._attn_state()));
       },
+      // The reader's state as fields (the URL's parameters, a host page's get()).
+      get() {
+        return parse(Module.UTF8ToString(Module._attn_get_fields()));
+      },
+      // Sets some fields, all or none: '' or the message naming the field.
+      set(fields) {
+        let text;
+        try {
+          text = JSON.stringify(fields);
+        } catch (e) {
+          return 'state: ' + e.message;
+        }
+        const error = callWithString('_attn_set_fields', typeof text === 'string' ? text : 'null');
+        if (window.attentionLabFrames) window.attentionLabFrames.wake();
+        return error;
+      },
     };
+    if (window.attentionLabFrames) window.attentionLabFrames.attach(Module, canvas);
+    if (window.attentionLabMessages) {
+      window.attentionLabMessages.attach({
+        getFields: () => window.attentionLab.get(),
+        setFields: (fields) => window.attentionLab.set(fields),
+        wake: () => window.attentionLabFrames && window.attentionLabFrames.wake(),
+      });
+    }
     status.classList.add('hidden');
+    // The example chapter page, linked from the lab when it is the whole page.
+    const params = new URLSearchParams(window.location.search);
+    if (window.top === window && (params.get('controls') || 'full') === 'full') {
+      document.getElementById('textbook-link').classList.remove('hidden');
+    }
     document.body.dataset.ready = '1';
   }, (error) => {
     showError(text.failed + (error && error.message ? error.message : error));

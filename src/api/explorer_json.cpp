@@ -281,6 +281,25 @@ std::string print_explorer_config(const ExplorerConfig& c) {
   return j.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
 }
 
+std::string update_explorer_config(const Json& fields, ExplorerConfig& config) {
+  if (!fields.is_object()) return "config: expected a JSON object, got " + describe(fields);
+  Json merged = Json::parse(print_explorer_config(config), nullptr, false);
+  const bool to_text = find_field(fields, "text") != nullptr;
+  const bool to_experiment = find_field(fields, "experiment") != nullptr;
+  const bool to_untrained = find_field(fields, "projection") && !(fields["projection"] == "trained");
+  for (const ExplorerField& field : explorer_fields()) {
+    const bool drop = (to_text && field.scope == FieldScope::ExperimentInput) ||
+                      (to_experiment && !field_applies(field, true)) ||
+                      (to_untrained && field.scope == FieldScope::Trained);
+    if (drop) merged.erase(field.name);
+  }
+  for (const auto& item : fields.items()) merged[item.key()] = item.value();
+  ExplorerConfig updated;
+  if (std::string e = read_explorer_config(merged, updated); !e.empty()) return e;
+  config = std::move(updated);
+  return {};
+}
+
 bool is_explorer_field(const std::string& key) { return find_explorer_field(key) != nullptr; }
 
 namespace {

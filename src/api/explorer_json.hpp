@@ -31,6 +31,13 @@ std::string parse_explorer_config(const std::string& json_text, ExplorerConfig& 
 // The same for an already parsed document (compute() has one).
 std::string read_explorer_config(const Json& config, ExplorerConfig& out);
 
+// Changes the fields named in `fields` (a JSON object of config fields, e.g.
+// {"mask": "causal"}) and keeps the others: "text" replaces an experiment
+// input and "experiment" a text (with its text-only fields), a projection
+// other than "trained" drops the trained_* recipe. All or nothing: on an
+// error config is unchanged and the message names the field.
+std::string update_explorer_config(const Json& fields, ExplorerConfig& config);
+
 // The canonical JSON of a config (experiments omit the text-only fields).
 std::string print_explorer_config(const ExplorerConfig& config);
 

@@ -216,4 +216,11 @@ MultiHeadWeights Trainer::projections() const {
   return w;
 }
 
+bool training_converged(const std::vector<TrainStepStats>& history, int window, float accuracy) {
+  if (window < 1 || history.size() < std::size_t(window)) return false;
+  double sum = 0;
+  for (auto it = history.end() - window; it != history.end(); ++it) sum += it->accuracy;
+  return sum / window >= accuracy;
+}
+
 }  // namespace attn

@@ -86,6 +86,12 @@ struct TrainStepStats {
   float grad_norm = 0;   // L2 norm of the gradient over all parameters
 };
 
+// Whether a run has learned its task: over its last `window` steps the mean
+// batch accuracy is at least `accuracy`. The scaling lab stops training when
+// both models have (a plateau is not enough: the unscaled model often sits
+// on one for a while before it learns, and that delay is the lesson).
+bool training_converged(const std::vector<TrainStepStats>& history, int window = 100, float accuracy = 0.99f);
+
 class Trainer {
  public:
   // Precondition: check_train_config(config) is empty.

@@ -2,6 +2,7 @@
 #include "gfx/colormap.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace attn::gfx {
 namespace {
@@ -10,6 +11,11 @@ namespace {
 // exactly what matplotlib's LinearSegmentedColormap interpolates.
 constexpr uint32_t kYlOrRd[] = {0xffffcc, 0xffeda0, 0xfed976, 0xfeb24c, 0xfd8d3c,
                                 0xfc4e2a, 0xe31a1c, 0xbd0026, 0x800026};
+
+// RdBu: ColorBrewer's 11-class diverging scheme, red (low) to blue (high), as
+// matplotlib lists it; RdBu_r is it reversed (blue for negative scores).
+constexpr uint32_t kRdBu[] = {0x67001f, 0xb2182b, 0xd6604d, 0xf4a582, 0xfddbc7, 0xf7f7f7,
+                              0xd1e5f0, 0x92c5de, 0x4393c3, 0x2166ac, 0x053061};
 
 // Viridis is a ListedColormap of 256 hand-tuned colours, not an
 // interpolation: no handful of anchors reproduces it (a 10-sample blend was
@@ -24,21 +30,53 @@ constexpr Rgb8 kViridis[] = {
 };
 static_assert(sizeof(kViridis) / sizeof(kViridis[0]) == kLutSize, "viridis needs 256 entries");
 
+// matplotlib's LinearSegmentedColormap.from_list(anchors, N = 256), reversed
+// or not, step for step in double precision (colors._create_lookup_table):
+// anchors at x_k = k * (1 / (n - 1)) (numpy linspace; the last exactly 1),
+// a reversed map's at 1 - x in reverse order (Colormap.reversed), both scaled
+// by 255; entry i at 255 * (i * (1 / 255)); the anchor pair found as
+// searchsorted does; channel = distance * (b - a) + a, clipped to [0, 1],
+// times 255, truncated. A plain i / 255 * (n - 1) blend differs from
+// matplotlib by one level in 9 of RdBu_r's 256 entries, so every rounding
+// step is kept.
 template <std::size_t N>
-ColormapLut interpolate(const uint32_t (&anchors)[N]) {
+ColormapLut interpolate(const uint32_t (&anchors)[N], bool reversed) {
+  static_assert(N >= 2, "an interpolated colormap needs two anchors");
+  double x[N];
+  uint32_t colour[N];
+  const double step = 1.0 / double(N - 1);
+  for (std::size_t k = 0; k < N; ++k) {
+    const double position = k + 1 == N ? 1.0 : double(k) * step;
+    if (reversed) {
+      x[N - 1 - k] = 1.0 - position;
+      colour[N - 1 - k] = anchors[k];
+    } else {
+      x[k] = position;
+      colour[k] = anchors[k];
+    }
+  }
+  for (double& v : x) v *= double(kLutSize - 1);
+  auto channel = [](uint32_t rgb, int shift) { return double((rgb >> shift) & 0xff) / 255.0; };
+  auto to_byte = [](double v) { return uint8_t(std::clamp(v, 0.0, 1.0) * 255.0); };  // truncation, as matplotlib
+
   ColormapLut lut{};
+  const double entry_step = 1.0 / double(kLutSize - 1);
   for (int i = 0; i < kLutSize; ++i) {
-    // Entry i sits at x = i / 255 (matplotlib: linspace(0, 1, N)).
-    const double x = double(i) / double(kLutSize - 1) * double(N - 1);
-    const std::size_t k = std::min<std::size_t>(std::size_t(x), N - 2);
-    const double f = x - double(k);
-    auto channel = [&](int shift) {
-      const double a = double((anchors[k] >> shift) & 0xff) / 255.0;
-      const double b = double((anchors[k + 1] >> shift) & 0xff) / 255.0;
-      const double v = a + (b - a) * f;
-      return uint8_t(std::clamp(v * 255.0, 0.0, 255.0));  // truncation, as matplotlib
+    const uint32_t first = colour[0], last = colour[N - 1];
+    if (i == 0 || i == kLutSize - 1) {
+      const uint32_t rgb = i == 0 ? first : last;
+      lut[i] = Rgba8{to_byte(channel(rgb, 16)), to_byte(channel(rgb, 8)), to_byte(channel(rgb, 0)), 255};
+      continue;
+    }
+    const double xi = double(kLutSize - 1) * (double(i) * entry_step);
+    std::size_t hi = 1;
+    while (hi + 1 < N && x[hi] < xi) ++hi;  // searchsorted (left): first x >= xi
+    const double distance = (xi - x[hi - 1]) / (x[hi] - x[hi - 1]);
+    auto blend = [&](int shift) {
+      const double a = channel(colour[hi - 1], shift), b = channel(colour[hi], shift);
+      return to_byte(distance * (b - a) + a);
     };
-    lut[i] = Rgba8{channel(16), channel(8), channel(0), 255};
+    lut[i] = Rgba8{blend(16), blend(8), blend(0), 255};
   }
   return lut;
 }
@@ -55,15 +93,22 @@ const char* colormap_name(Colormap colormap) {
   switch (colormap) {
     case Colormap::YlOrRd: return "ylorrd";
     case Colormap::Viridis: return "viridis";
+    case Colormap::RdBu_r: return "rdbu_r";
   }
   return "ylorrd";
 }
 
 const ColormapLut& colormap_lut(Colormap colormap) {
   // Function-local constants: computed once, never modified afterwards.
-  static const ColormapLut ylorrd = interpolate(kYlOrRd);
+  static const ColormapLut ylorrd = interpolate(kYlOrRd, /*reversed=*/false);
   static const ColormapLut viridis = listed(kViridis);
-  return colormap == Colormap::Viridis ? viridis : ylorrd;
+  static const ColormapLut rdbu_r = interpolate(kRdBu, /*reversed=*/true);
+  switch (colormap) {
+    case Colormap::Viridis: return viridis;
+    case Colormap::RdBu_r: return rdbu_r;
+    case Colormap::YlOrRd: break;
+  }
+  return ylorrd;
 }
 
 int colormap_index(float t) {
@@ -80,6 +125,12 @@ float normalise_value(float value, float lo, float hi) {
   const float range = hi - lo;
   if (!(range > 0.0f)) return 0.0f;
   return std::clamp((value - lo) / range, 0.0f, 1.0f);
+}
+
+ValueRange symmetric_range(float min_value, float max_value) {
+  const float m = std::max(std::fabs(min_value), std::fabs(max_value));
+  if (!(m > 0.0f) || !std::isfinite(m)) return ValueRange{-1.0f, 1.0f};
+  return ValueRange{-m, m};
 }
 
 }  // namespace attn::gfx

@@ -47,4 +47,12 @@ bool save_framebuffer_png(const std::string& path, int width, int height, std::s
   return true;
 }
 
+bool save_rgba_png(const std::string& path, int width, int height, const unsigned char* rgba, std::string* error) {
+  if (width <= 0 || height <= 0 || !stbi_write_png(path.c_str(), width, height, 4, rgba, width * 4)) {
+    if (error) *error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+
 }  // namespace attn::gfx

@@ -11,4 +11,8 @@ namespace attn::gfx {
 // writes an RGB PNG. Returns false and fills *error on failure.
 bool save_framebuffer_png(const std::string& path, int width, int height, std::string* error);
 
+// Writes width x height RGBA pixels (rows top to bottom) as a PNG: the
+// export's picture of the view, drawn offscreen (platform/export_png.hpp).
+bool save_rgba_png(const std::string& path, int width, int height, const unsigned char* rgba, std::string* error);
+
 }  // namespace attn::gfx

@@ -2,17 +2,20 @@
 // Used for debugging and for screenshots under `xvfb-run -a`.
 //
 //   attention_app [--size WxH] [--frames N] [--screenshot FILE.png] [--layout FILE.json]
-//                 [--state FILE.json] [--view ID] [--preset ID] [--text TEXT]
-//                 [--config JSON] [--panel ID] [--dk D] [--lang CODE] [--train-steps N]
+//                 [--state FILE.json] [--train-steps N] [--url QUERY] [--<parameter> VALUE ...]
+//                 [--export-dir DIR] [--export png,weights_head0.csv,...]
 //
 // With --screenshot, --layout, --state or --frames the app renders N frames
 // (default 3), writes the requested files from the last frame and exits 0.
-// Bad flags exit 2. --view, --preset, --text, --config, --panel, --dk and --lang are
-// the start-up options the web page takes as URL parameters (ui/startup.hpp).
+// Bad flags exit 2. The state is set as on the web page: --url takes the
+// page's query (?text=...&heads=2), and every URL parameter is also a flag
+// (--view steps, --d_model 16, --preset fig41; ui/lab_state.hpp).
 #include <cfloat>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include <GLFW/glfw3.h>
@@ -22,11 +25,12 @@
 
 #include "gfx/gl.hpp"
 #include "gfx/screenshot.hpp"
+#include "platform/export_png.hpp"
 #include "platform/native_memory.hpp"
 #include "platform/ui_scale.hpp"
 #include "ui/app.hpp"
 #include "ui/presets.hpp"
-#include "ui/startup.hpp"
+#include "ui/lab_state.hpp"
 #include "ui/strings.hpp"
 
 namespace {
@@ -38,14 +42,17 @@ std::string usage() {
          "  --screenshot FILE   write the last frame as PNG and exit\n"
          "  --layout FILE       write the heatmap layout JSON of the last frame and exit\n"
          "  --state FILE        write the state JSON (config, tokens, stats table) of the last frame\n"
+         "  --train-steps N     train the scaling lab's two models N steps before the first frame\n"
+         "  --url QUERY         the state as the web page's URL query (text=...&heads=2)\n"
+         "  --url-fields        print the URL parameters as a markdown table and exit\n"
+         "  --PARAM VALUE       one URL parameter, e.g. --view steps, --text TEXT, --lang zh:\n"
+         "                      preset, config (a whole JSON config), " + attn::ui::state_field_names() + "\n"
          "  --view ID           start in view " + attn::ui::view_ids() + "\n"
          "  --panel ID          the scaling lab's panel " + attn::ui::scaling_panel_ids() + "\n"
-         "  --dk D              the scaling lab's d_k (1-1024)\n"
-         "  --train-steps N     train the scaling lab's two models N steps before the first frame\n"
-         "  --text TEXT         start with this sentence in the sentence box\n"
-         "  --config JSON       start from this explorer config (compute()'s format, text or experiment)\n"
          "  --preset ID         start from preset " + attn::ui::preset_ids() + "\n"
-         "  --lang CODE         the interface language (en, zh; default en)\n"
+         "  --export-dir DIR    where the export popup's files go (default: the current directory)\n"
+         "  --export LIST       export these once the view is drawn, comma-separated: png (the view\n"
+         "                      at 2x) or <matrix>.csv / .json, e.g. weights_head0.csv,average.json (ui/export.hpp)\n"
          "The debug view's matrix dump is written to attention_dump.json in the current directory.\n";
 }
 
@@ -54,7 +61,9 @@ struct Options {
   int frames = 0;  // 0: interactive
   int train_steps = 0;
   std::string screenshot, layout, state;
-  attn::ui::StartupOptions startup;
+  std::string query;  // --url and the --<parameter> flags, as one URL query
+  std::string export_dir = ".";  // --export-dir: the export popup's files are written here
+  std::string exports;           // --export: comma-separated exports to ask for at the first frame
 };
 
 bool parse_int(const std::string& text, int lo, int hi, int* out) {
@@ -67,9 +76,12 @@ bool parse_int(const std::string& text, int lo, int hi, int* out) {
 
 // Returns an empty string on success, else what is wrong.
 std::string parse_options(int argc, char** argv, Options* options, bool* help) {
-  attn::ui::StartupOptions& startup = options->startup;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
+    if (flag == "--url-fields") {  // the README's table of URL parameters
+      std::fputs(attn::ui::state_fields_markdown().c_str(), stdout);
+      std::exit(0);
+    }
     if (flag == "--help" || flag == "-h") {
       *help = true;
       return "";
@@ -77,19 +89,20 @@ std::string parse_options(int argc, char** argv, Options* options, bool* help) {
     std::string* text_value = flag == "--screenshot" ? &options->screenshot
                               : flag == "--layout"   ? &options->layout
                               : flag == "--state"    ? &options->state
-                              : flag == "--view"     ? &startup.view
-                              : flag == "--preset"   ? &startup.preset
-                              : flag == "--text"     ? &startup.text
-                              : flag == "--config"   ? &startup.config
-                              : flag == "--panel"    ? &startup.panel
-                              : flag == "--dk"       ? &startup.d_k
-                              : flag == "--lang"     ? &startup.lang
+                              : flag == "--export-dir" ? &options->export_dir
+                              : flag == "--export"   ? &options->exports
                                                      : nullptr;
-    if (!text_value && flag != "--size" && flag != "--frames" && flag != "--train-steps")
+    const std::string parameter = flag.rfind("--", 0) == 0 ? flag.substr(2) : "";
+    const bool is_parameter = attn::ui::is_url_parameter(parameter);
+    if (!text_value && !is_parameter && flag != "--size" && flag != "--frames" && flag != "--train-steps" &&
+        flag != "--url")
       return "unknown option '" + flag + "'";
     if (i + 1 >= argc) return flag + " needs a value";
     const std::string value = argv[++i];
-    if (text_value) {
+    if (flag == "--url" || is_parameter) {
+      const std::string part = flag == "--url" ? value : parameter + "=" + attn::ui::percent_encode(value);
+      options->query += (options->query.empty() ? "" : "&") + part;
+    } else if (text_value) {
       *text_value = value;
     } else if (flag == "--size") {
       const std::size_t x = value.find('x');
@@ -104,18 +117,71 @@ std::string parse_options(int argc, char** argv, Options* options, bool* help) {
              ", got '" + value + "'";
     }
   }
-  // The start-up options are checked by applying them to a scratch state:
-  // the same function (and messages) the real start uses.
+  // The state flags are checked by applying them to a scratch state: the
+  // same function (and messages) the real start and the web page use.
   attn::ui::AppState probe;
-  const std::vector<std::string> problems = attn::ui::apply_startup(probe, startup, "--");
-  if (!problems.empty()) return problems.front();
-  if ((!options->screenshot.empty() || !options->layout.empty() || !options->state.empty()) && options->frames == 0)
+  const std::vector<std::string> problems = attn::ui::apply_url_query(probe, options->query);
+  if (!problems.empty()) return "--" + problems.front();
+  if ((!options->screenshot.empty() || !options->layout.empty() || !options->state.empty() ||
+       !options->exports.empty()) && options->frames == 0)
     options->frames = 3;
   return "";
 }
 
 void glfw_error(int code, const char* description) {
   std::fprintf(stderr, "attention_app: GLFW error %d: %s\n", code, description);
+}
+
+// What the reader asked to save, as files: the debug view's dump
+// (attention_dump.json in the current directory), the export popup's files
+// and its PNG of the open view, drawn again at 2x offscreen (export_png.hpp),
+// in --export-dir. --export asks for its exports once the view is on screen
+// (the tab bar opens it within the first frames).
+// Prints each path written; false when a file could not be written or an
+// --export name is unknown.
+bool save_requests(attn::ui::AppState& state, Options& options, float ui_scale) {
+  bool ok = true;
+  const auto report = [&](const std::string& path, bool written) {
+    std::fprintf(stderr, "attention_app: %s %s\n", written ? "wrote" : "cannot write", path.c_str());
+    ok = ok && written;
+  };
+  const auto write = [&](const std::string& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out << bytes;
+    out.close();
+    report(path, !out.fail());
+  };
+  if (!state.dump_request.empty()) write("attention_dump.json", state.dump_request + "\n");
+  state.dump_request.clear();
+  if (!options.exports.empty() && state.result && state.controls.count("view_area")) {
+    std::stringstream list(options.exports);
+    for (std::string what; std::getline(list, what, ',');)
+      if (!attn::ui::request_export(state, what)) {
+        std::fprintf(stderr, "attention_app: --export: no export '%s' (png, or e.g. weights_head0.csv, x.json)\n",
+                     what.c_str());
+        ok = false;
+      }
+    options.exports.clear();
+  }
+  const auto in_export_dir = [&](const std::string& name) {
+    return (std::filesystem::path(options.export_dir) / name).string();
+  };
+  for (const attn::ui::ExportFile& file : state.export_requests) write(in_export_dir(file.name), file.bytes);
+  state.export_requests.clear();
+  if (!state.png_request.empty()) {
+    const std::string path = in_export_dir(state.png_request);
+    state.png_request.clear();
+    attn::platform::RgbaImage image;
+    std::string error;
+    if (attn::platform::render_view_png(state, ui_scale, ImGui::GetIO().DisplayFramebufferScale.x, &image, &error) &&
+        attn::gfx::save_rgba_png(path, image.width, image.height, image.rgba.data(), &error)) {
+      report(path, true);
+    } else {
+      std::fprintf(stderr, "attention_app: %s: %s\n", path.c_str(), error.c_str());
+      ok = false;
+    }
+  }
+  return ok;
 }
 
 }  // namespace
@@ -163,7 +229,7 @@ int main(int argc, char** argv) {
 
   attn::ui::AppState state;
   state.debug = true;  // the desktop build is the debugging build: the debug view is always there
-  attn::ui::apply_startup(state, options.startup, "--");  // checked in parse_options
+  attn::ui::apply_url_query(state, options.query);  // checked in parse_options
   for (int i = 0; i < options.train_steps; ++i) attn::ui::training_step(state.scaling);
   int exit_code = 0;
   for (int frame = 1; !glfwWindowShouldClose(window); ++frame) {
@@ -182,17 +248,11 @@ int main(int argc, char** argv) {
     int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(window, &fb_w, &fb_h);
     glViewport(0, 0, fb_w, fb_h);
-    glClearColor(0.97f, 0.97f, 0.96f, 1.0f);
+    attn::platform::set_theme_clear_color();  // the theme's page colour (ui_scale.hpp)
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
-    if (!state.dump_request.empty()) {
-      const char* dump_file = "attention_dump.json";
-      std::ofstream dump(dump_file);
-      dump << state.dump_request << '\n';
-      std::fprintf(stderr, "attention_app: %s %s\n", dump ? "wrote" : "cannot write", dump_file);
-      state.dump_request.clear();
-    }
+    if (!save_requests(state, options, content_scale)) exit_code = 1;
 
     if (batch && frame >= options.frames) {
       // Read the back buffer before swapping: its content is defined until then.

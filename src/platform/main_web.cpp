@@ -6,11 +6,12 @@
 //    * devicePixelRatio, and style and fonts scale by it (mouse positions
 //    already arrive in backbuffer pixels).
 //  - Raw wheel deltas are unscaled and reversed: normalised in on_wheel.
-// URL parameters (read once at start): ?debug=1 shows the debug view; ?preset,
-// ?config, ?text, ?view, ?panel, ?dk and ?lang are the desktop's start-up
-// flags (ui/startup.hpp lists their values; ?lang defaults to the browser's
-// language); a value that cannot be applied is named in a console warning and
-// the rest still apply.
+// There is no emscripten_set_main_loop: web/main.js calls attn_frame only
+// when something happened (input, a message, visible again) or the app is busy.
+// URL parameters (read at start): the reader's state, one parameter per
+// field of ui/lab_state.hpp (?text=...&heads=2&view=steps; ?debug=1 shows the
+// debug view; ?lang and ?theme default to the browser's); a value that cannot
+// be applied is named in a notice and a console warning, the rest still apply.
 // The debug view's matrix dump is offered as a download (attention_dump.json).
 // The first frame is drawn inside main, so the layout exists as soon as the
 // module's ready promise resolves (web/main.js then sets data-ready).
@@ -29,8 +30,9 @@
 #include "gfx/gl.hpp"
 #include "platform/ui_scale.hpp"
 #include "platform/web_app.hpp"
+#include "platform/web_download.hpp"
 #include "platform/web_text_input.hpp"
-#include "ui/startup.hpp"
+#include "ui/lab_state.hpp"
 #include "ui/strings.hpp"
 
 namespace attn::platform {
@@ -72,65 +74,104 @@ EM_BOOL on_resize(int, const EmscriptenUiEvent*, void* user_data) {
   return EM_FALSE;
 }
 
-// Browsers report wheel deltas in pixels, lines or pages with "down" positive;
-// ImGui wants notches with "up" positive.
-EM_BOOL on_wheel(int, const EmscriptenWheelEvent* event, void*) {
+// Whether a framebuffer point is on a heatmap the wheel zooms.
+bool over_zoomable_heatmap(const ui::AppState& state, double x, double y) {
+  for (const ui::HeatmapLayout& entry : state.layout)
+    if (entry.zoomable && x >= entry.cells.x && y >= entry.cells.y && x < entry.cells.x + entry.cells.w &&
+        y < entry.cells.y + entry.cells.h)
+      return true;
+  return false;
+}
+
+// The wheel belongs to the page around the lab (an embedding chapter scrolls
+// on), except when the reader means the lab: Ctrl+wheel (a trackpad pinch)
+// over a zoomable heatmap, or any wheel once the reader has clicked into the
+// lab (web/main.js: engaged until Esc or the focus leaves; a lab that is the
+// whole page is always engaged). Browsers report deltas in pixels, lines or
+// pages with "down" positive; ImGui wants notches with "up" positive.
+EM_BOOL on_wheel(int, const EmscriptenWheelEvent* event, void* user_data) {
+  const WebApp& app = *static_cast<const WebApp*>(user_data);
+  const double ratio = emscripten_get_device_pixel_ratio();
+  const bool zoom = event->mouse.ctrlKey &&
+                    over_zoomable_heatmap(app.state, event->mouse.targetX * ratio, event->mouse.targetY * ratio);
+  const bool engaged = EM_ASM_INT({ return Module.attnEngaged ? (Module.attnEngaged() ? 1 : 0) : 1; });
+  if (!zoom && !engaged) return EM_FALSE;  // not handled: the browser scrolls the page
   double per_unit = 1.0 / 100.0;  // DOM_DELTA_PIXEL
   if (event->deltaMode == DOM_DELTA_LINE) per_unit = 1.0 / 3.0;
   if (event->deltaMode == DOM_DELTA_PAGE) per_unit = 80.0;
   ImGuiIO& io = ImGui::GetIO();
   io.MouseWheel -= float(event->deltaY * per_unit);
   io.MouseWheelH -= float(event->deltaX * per_unit);
-  return EM_TRUE;  // the page must not scroll under the canvas
+  return EM_TRUE;  // handled: neither the page nor the browser's own Ctrl+wheel zoom moves
 }
 
-// One URL query parameter ("" when absent); the returned string is malloc'd by JS.
-std::string url_parameter(const char* name) {
+// The page's URL query (location.search), as UTF-8.
+std::string url_search() {
   // wasm32: a pointer fits EM_ASM_INT (3.1.6 has no EM_ASM_PTR).
   char* value = reinterpret_cast<char*>(EM_ASM_INT({
-    const v = new URLSearchParams(window.location.search).get(UTF8ToString($0)) || "";
+    const v = window.location.search || "";
     const size = lengthBytesUTF8(v) + 1;
     const p = _malloc(size);
     stringToUTF8(v, p, size);
     return p;
-  }, name));
+  }));
   std::string text = value ? value : "";
   std::free(value);
   return text;
 }
 
-// The URL's start-up options: the same as the desktop's flags (ui/startup.hpp).
-void apply_url(ui::AppState& state) {
-  state.debug = url_parameter("debug") == "1";
-  ui::StartupOptions options;
-  options.preset = url_parameter("preset");
-  options.config = url_parameter("config");
-  options.text = url_parameter("text");
-  options.view = url_parameter("view");
-  options.panel = url_parameter("panel");
-  options.d_k = url_parameter("dk");
-  // The browser's own language first (zh, zh-CN, zh-TW ... read the Chinese
-  // interface); ?lang= overrides it, and an unknown ?lang= leaves it.
+// The state the URL asks for (ui/lab_state.hpp: the same parameters as the
+// desktop's flags). The browser's language and colour scheme come first
+// (zh, zh-CN, zh-TW ... read the Chinese interface); ?lang= and ?theme=
+// override them. What cannot be applied becomes a notice on the page.
+void apply_url(WebApp& app) {
+  ui::AppState& state = app.state;
   ui::set_language(EM_ASM_INT({ return /^zh/i.test(navigator.language || ""); }) ? "zh" : "en");
-  options.lang = url_parameter("lang");
-  for (const std::string& problem : ui::apply_startup(state, options, "?"))
-    EM_ASM({ console.warn("attention lab: " + UTF8ToString($0)); }, problem.c_str());
+  if (EM_ASM_INT({ return !!(window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches); }))
+    state.theme = ui::Theme::Dark;
+  app.start_fields = ui::state_fields_json(state);  // the URL leaves out what a fresh load already has
+  for (std::string& note : ui::apply_url_query(state, url_search())) {
+    EM_ASM({ console.warn("attention lab: " + UTF8ToString($0)); }, note.c_str());
+    state.notices.push_back(std::move(note));
+  }
 }
 
-// The debug view's dump: a browser download, since the page has no file system.
-void save_dump(std::string& dump) {
-  if (dump.empty()) return;
-  EM_ASM({
-    const blob = new Blob([UTF8ToString($0)], {type: "application/json"});
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(blob);
-    link.download = "attention_dump.json";
-    document.body.appendChild(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-  }, dump.c_str());
-  dump.clear();
+// What the reader asked to save, as browser downloads (the page has no file
+// system): the debug view's dump, the export popup's files, and its PNG of
+// the open view, drawn again at 2x offscreen (export_png.hpp).
+void save_dump(WebApp& app) {
+  ui::AppState& state = app.state;
+  if (!state.dump_request.empty()) download("attention_dump.json", "application/json", state.dump_request);
+  state.dump_request.clear();
+  for (const ui::ExportFile& file : state.export_requests) download(file.name, file.mime.c_str(), file.bytes);
+  state.export_requests.clear();
+  if (state.png_request.empty()) return;
+  const std::string name = std::move(state.png_request);
+  state.png_request.clear();
+  RgbaImage image;
+  std::string error;
+  if (render_view_png(state, app.ui_scale, float(emscripten_get_device_pixel_ratio()), &image, &error))
+    download_png(name, image);
+  else
+    state.notices.push_back("export: " + name + ": " + error);
+}
+
+// After a frame: when the state changed, the page learns its new URL query
+// (web/main.js puts it in the address bar, debounced, and tells a host page);
+// "Copy link" copies the URL of this state.
+void publish_state(WebApp& app) {
+  ui::AppState& state = app.state;
+  const std::string query = ui::url_query(state, app.start_fields);
+  if (query != app.published_query) {
+    app.published_query = query;
+    state.link_copied = false;
+    EM_ASM({ if (Module.attnStateChanged) Module.attnStateChanged(UTF8ToString($0)); }, query.c_str());
+  }
+  if (state.copy_link_request) {
+    state.copy_link_request = false;
+    state.link_copied = true;
+    EM_ASM({ if (Module.attnCopyLink) Module.attnCopyLink(UTF8ToString($0)); }, query.c_str());
+  }
 }
 
 void frame() {
@@ -144,10 +185,11 @@ void frame() {
   ui::app_frame(app.state);
   ImGui::Render();
   glViewport(0, 0, app.width, app.height);
-  glClearColor(0.97f, 0.97f, 0.96f, 1.0f);
+  set_theme_clear_color();  // the theme's page colour (ui_scale.hpp)
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  save_dump(app.state.dump_request);
+  save_dump(app);
+  publish_state(app);
 }
 
 }  // namespace
@@ -169,18 +211,45 @@ int main() {
     return 1;
   }
   glfwMakeContextCurrent(app.window);
-  apply_url(app.state);
+  apply_url(app);
 
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no localStorage/FS use; every load starts the same
   ImGui_ImplGlfw_InitForOpenGL(app.window, true);
   ImGui_ImplOpenGL3_Init("#version 300 es");
   glfwSetScrollCallback(app.window, nullptr);  // replaced by on_wheel
-  emscripten_set_wheel_callback(kCanvas, nullptr, EM_FALSE, on_wheel);
+  emscripten_set_wheel_callback(kCanvas, &app, EM_FALSE, on_wheel);
   emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, &app, EM_FALSE, on_resize);
   install_web_text_input();  // IME, insertText, paste, clipboard (web/text_input.js)
 
-  frame();
-  emscripten_set_main_loop(frame, 0, EM_FALSE);
+  frame();  // the first frame: the layout exists when the module's promise resolves
+  return 0;   // web/main.js draws the next frames (attn_frame) when something happens
+}
+
+// Whether a finger put down at CSS pixel (x, y) of the canvas is the lab's to
+// drag (a heatmap to pan, a slider or another control) rather than the page's
+// to scroll (web/main.js's touch handling).
+extern "C" EMSCRIPTEN_KEEPALIVE int attn_touch_owned(double x, double y) {
+  using namespace attn;
+  const ui::AppState& state = platform::web_app().state;
+  const double ratio = emscripten_get_device_pixel_ratio();
+  x *= ratio;
+  y *= ratio;
+  for (const ui::HeatmapLayout& entry : state.layout)
+    if (x >= entry.cells.x && y >= entry.cells.y && x < entry.cells.x + entry.cells.w &&
+        y < entry.cells.y + entry.cells.h)
+      return 1;
+  for (const auto& [name, r] : state.controls)
+    if (x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h) return 1;
   return 0;
+}
+
+// One frame, drawn by web/main.js's scheduler on input, on a host page's
+// message, or while the last frame returned 1: the lab has work of its own
+// (training, curves, a retraining; ui::app_busy). An idle or hidden page draws
+// nothing.
+extern "C" EMSCRIPTEN_KEEPALIVE int attn_frame() {
+  using namespace attn::platform;
+  frame();
+  return attn::ui::app_busy(web_app().state) || ImGui::IsAnyItemActive() ? 1 : 0;
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ui/app.hpp"
+#include "ui/lab_state.hpp"
 
 struct GLFWwindow;
 
@@ -14,10 +15,12 @@ namespace attn::platform {
 struct WebApp {
   GLFWwindow* window = nullptr;
   ui::AppState state;
+  ui::StateJson start_fields;
+  std::string published_query;  // the state's URL query the page was last told  // the state fields a load without URL parameters has (lab_state.hpp)
   float ui_scale = 0;         // devicePixelRatio the fonts and style were built for
   int width = 0, height = 0;  // canvas backbuffer size (CSS size * devicePixelRatio)
   // Strings handed to JavaScript: valid until the next call of the same function.
-  std::string compute_result, layout_result, config_result, state_result;
+  std::string compute_result, layout_result, config_result, state_result, fields_result, set_result;
 };
 
 WebApp& web_app();

@@ -4,6 +4,8 @@
 #include <emscripten.h>
 
 #include "api/compute.hpp"
+#include "api/json_input.hpp"
+#include "ui/lab_state.hpp"
 #include "platform/web_app.hpp"
 
 extern "C" {
@@ -34,6 +36,25 @@ EMSCRIPTEN_KEEPALIVE const char* attn_state() {
   auto& app = attn::platform::web_app();
   app.state_result = attn::ui::state_json(app.state);
   return app.state_result.c_str();
+}
+
+// The reader's state as one JSON object of fields (ui/lab_state.hpp): what a
+// host page's get() returns and its change events carry.
+EMSCRIPTEN_KEEPALIVE const char* attn_get_fields() {
+  auto& app = attn::platform::web_app();
+  app.fields_result = attn::ui::state_fields_json(app.state).dump();
+  return app.fields_result.c_str();
+}
+
+// A host page's set(): a JSON object of fields, applied all or nothing.
+// Returns "" or the message naming the field (also shown as a notice).
+EMSCRIPTEN_KEEPALIVE const char* attn_set_fields(const char* fields_json) {
+  auto& app = attn::platform::web_app();
+  attn::api::Json fields;
+  app.set_result = attn::api::parse_config(fields_json ? fields_json : "", fields);
+  if (app.set_result.empty()) app.set_result = attn::ui::apply_state_fields(app.state, fields);
+  if (!app.set_result.empty()) app.state.notices.push_back(app.set_result + "; nothing changed");
+  return app.set_result.c_str();
 }
 
 }  // extern "C"

@@ -9,38 +9,123 @@
 #include <cstdlib>
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ImHashStr
 #include <nlohmann/json.hpp>
 
 #include "api/explorer_json.hpp"
 #include "ui/explorer/explorer.hpp"
+#include "ui/notices.hpp"
 #include "ui/panel.hpp"
 #include "ui/scaling/scaling.hpp"
 #include "ui/strings.hpp"
+#include "ui/theme.hpp"
 
 namespace attn::ui {
 
-void apply_style(float scale) {
-  ImGuiStyle style;  // fresh defaults, so repeated scaling does not compound
-  ImGui::StyleColorsLight(&style);
-  // A textbook page: white paper, flat panels, thin borders.
-  style.WindowRounding = 0.0f;
-  style.ChildRounding = 3.0f;
-  style.FrameRounding = 2.0f;
-  style.WindowBorderSize = 0.0f;
-  style.ChildBorderSize = 1.0f;
-  style.FrameBorderSize = 1.0f;  // checkboxes and combos stay visible on white panels
-  style.WindowPadding = ImVec2(10, 8);
-  style.Colors[ImGuiCol_WindowBg] = ImVec4(0.97f, 0.97f, 0.96f, 1.0f);
-  style.Colors[ImGuiCol_ChildBg] = ImVec4(1.0f, 1.0f, 1.0f, 1.0f);
-  style.Colors[ImGuiCol_Border] = ImVec4(0.0f, 0.0f, 0.0f, 0.18f);
-  style.Colors[ImGuiCol_FrameBg] = ImVec4(0.93f, 0.93f, 0.93f, 1.0f);
-  style.ScaleAllSizes(scale);
-  ImGui::GetStyle() = style;
+// The platform's scale change keeps the theme the style was built for
+// (theme.hpp); app_frame makes the style follow state.theme.
+void apply_style(float scale) { apply_style(scale, current_theme()); }
+
+namespace {
+
+// Up/Down move the selected query (the row every view highlights) while the
+// lab has the keyboard and no text field, slider or popup is taking keys.
+void move_query_with_keys(AppState& state) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!state.result || io.WantTextInput || ImGui::IsAnyItemActive() || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopup))
+    return;
+  const int n = int(state.result->tokens.size());
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) state.selected_query = std::max(0, state.selected_query - 1);
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow)))
+    state.selected_query = std::min(n - 1, state.selected_query + 1);
 }
+
+// ---- the frame's layout -------------------------------------------------------
+// controls=full: the set-up panel left of the view, a button on the tab bar
+// hides it; compact: the same panel, hidden until the button opens it; none:
+// only the open view, no tab bar. A window narrower than about 560 CSS pixels
+// (43 lines of text) would give the side panel over 40 % of its width: there
+// the set-up starts hidden and, when opened, takes the view's place until the
+// button closes it again.
+
+bool narrow_window() { return ImGui::GetIO().DisplaySize.x < ImGui::GetFontSize() * 43.0f; }
+
+// The reader's last use of the set-up button in this mode: -1 never (the
+// mode's default), 0 hidden, 1 shown. UI-only, so it lives in the host
+// window's ImGui storage rather than in the state the URL carries.
+// (Looked up by a key fixed here: ImGui::GetID would differ inside the tab bar.)
+int& setup_choice(ControlsMode mode) {
+  const ImGuiID key = ImHashStr(mode == ControlsMode::Full ? "##setup_full" : "##setup_compact");
+  return *ImGui::GetStateStorage()->GetIntRef(key, -1);
+}
+
+bool setup_shown(ControlsMode mode) {
+  const int choice = setup_choice(mode);
+  if (choice >= 0) return choice == 1;
+  return mode == ControlsMode::Full && !narrow_window();
+}
+
+// The open view's controls: the explorer's set-up, or the scaling lab's.
+void setup_child(AppState& state, const ImVec2& size) {
+  ImGui::BeginChild("##setup", size, true);
+  if (state.view == View::Scaling) scaling_setup_panel(state);
+  else setup_panel(state);
+  ImGui::EndChild();
+  record_control(state, "setup_panel");
+}
+
+ViewsFrame frame_views(AppState& state) {
+  ViewsFrame frame;
+  const ControlsMode mode = state.controls_mode;
+  const auto update = [&state] {
+    update_result(state);  // the set-up may have changed the config
+    scaling_update(state, state.view == View::Scaling, /*fill_curves=*/false);
+  };
+  if (mode == ControlsMode::None) {
+    frame.tabs = false;
+    frame.around = [update](const std::function<void()>& view) {
+      update();
+      view();
+    };
+    return frame;
+  }
+  const bool shown = setup_shown(mode), narrow = narrow_window();
+  frame.leading = [&state, mode, shown] {
+    // "###": one id for both labels, so the button keeps its place on the bar.
+    const std::string label = std::string(tr(shown ? "setup.toggle.hide" : "setup.toggle.show")) + "###setup_toggle";
+    if (ImGui::TabItemButton(label.c_str(), ImGuiTabItemFlags_Leading | ImGuiTabItemFlags_NoTooltip))
+      setup_choice(mode) = shown ? 0 : 1;
+    record_control(state, "setup_toggle");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("setup.toggle.help"));
+  };
+  const float setup_w = std::floor(std::clamp(ImGui::GetIO().DisplaySize.x * 0.25f, ImGui::GetFontSize() * 15.0f,
+                                              ImGui::GetFontSize() * 22.0f));
+  frame.around = [&state, update, shown, narrow, setup_w](const std::function<void()>& view) {
+    if (shown && narrow) {  // the set-up in the view's place
+      setup_child(state, ImVec2(0, 0));
+      update();
+      return;
+    }
+    if (shown) {
+      setup_child(state, ImVec2(setup_w, 0));
+      ImGui::SameLine();
+    }
+    update();
+    ImGui::BeginChild("##view_body", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollWithMouse);
+    view();
+    ImGui::EndChild();
+  };
+  return frame;
+}
+
+}  // namespace
 
 void app_frame(AppState& state) {
   const auto frame_start = std::chrono::steady_clock::now();
+  ++state.frames;
+  const int select_view_frames = state.select_view_frames, select_panel_frames = state.scaling.select_panel_frames;
   plot::SetCurrentContext(&state.plot);
+  follow_theme(state.theme);  // before any window: the whole frame in one theme
   state.layout.clear();
   state.controls.clear();
   const ImGuiIO& io = ImGui::GetIO();
@@ -52,28 +137,31 @@ void app_frame(AppState& state) {
   scaling_train(state, state.view == View::Scaling);
   scaling_update(state, state.view == View::Scaling, /*fill_curves=*/true);
 
-  // One host window covering the canvas: the set-up panel on the left, the
-  // views as tabs on the right, so nothing overlaps at any window size.
+  // One host window covering the canvas, holding the tab bar, the set-up
+  // panel and the open view as frame_views chooses: nothing overlaps at any size.
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(io.DisplaySize);
   const ImGuiWindowFlags host_flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("##lab", nullptr, host_flags);
-  const float setup_w = std::floor(std::clamp(io.DisplaySize.x * 0.25f, ImGui::GetFontSize() * 15.0f,
-                                              ImGui::GetFontSize() * 22.0f));
-  // The left panel holds the open view's controls: the explorer's set-up, or the scaling lab's.
-  ImGui::BeginChild("##setup", ImVec2(setup_w, 0), true);
-  if (state.view == View::Scaling) scaling_setup_panel(state);
-  else setup_panel(state);
-  ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginChild("##views_host", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollWithMouse);
-  update_result(state);  // controls above may have changed the config
-  scaling_update(state, state.view == View::Scaling, /*fill_curves=*/false);
-  if (state.result) draw_views(state);
-  ImGui::EndChild();
+  draw_notices(state);
+  if (state.result) draw_views(state, frame_views(state));
+  else setup_child(state, ImVec2(0, 0));  // no result yet: the set-up is the way to one
+  if (state.view != View::Chapter && state.view != View::Scaling) move_query_with_keys(state);
+  // A tab bar counts its selection frames down; without one (controls "none",
+  // another view open) nothing would, and the app would never go idle.
+  if (state.select_view_frames == select_view_frames) state.select_view_frames = std::max(0, select_view_frames - 1);
+  if (state.scaling.select_panel_frames == select_panel_frames)
+    state.scaling.select_panel_frames = std::max(0, select_panel_frames - 1);
   ImGui::End();
   state.frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count();
+}
+
+bool app_busy(const AppState& state) {
+  int steps = 0, target = 0;
+  return state.select_view_frames > 0 || state.scaling.select_panel_frames > 0 ||
+         retraining_progress(state, &steps, &target) || scaling_busy(state.scaling, state.view == View::Scaling) ||
+         (state.view == View::Chapter && !state.fig41);
 }
 
 void app_shutdown(AppState& state) { plot::ShutdownContext(state.plot); }
@@ -121,6 +209,7 @@ std::string layout_json(const AppState& state) {
     item["lo"] = entry.spec.lo;  // float -> double is exact; dumped round-trip
     item["hi"] = entry.spec.hi;
     item["colormap"] = gfx::colormap_name(entry.spec.colormap);
+    item["zoomable"] = entry.zoomable;
     if (entry.masked) item["masked_color"] = {gfx::kMaskedColor.r, gfx::kMaskedColor.g, gfx::kMaskedColor.b};
     heatmaps.push_back(std::move(item));
   }
@@ -174,6 +263,8 @@ std::string state_json(const AppState& state) {
               {"error", state.error},
               {"retraining", retraining_json(state)},
               {"scaling", scaling_state_json(state.scaling)},
+              {"frames", state.frames},
+              {"notices", state.notices},
               {"timings_ms", {{"compute", state.compute_ms}, {"frame", state.frame_ms}}}};
   return out.dump();
 }

@@ -10,7 +10,7 @@
 // plus the scaling lab's; everything else here is UI-only state (which view,
 // which query and head are selected, zoom), results derived from the config
 // (explorer/update.cpp) or the last frame's outputs. The views are listed in
-// views.hpp, start-up options (flags, URL) applied by startup.hpp.
+// views.hpp; the state as fields (URL, flags, a host page's set/get) in lab_state.hpp.
 // The platform layer (src/platform) owns the window and the ImGui backends;
 // it only sets the few platform facts below and reads the outputs back.
 #pragma once
@@ -24,6 +24,7 @@
 #include "core/experiments.hpp"
 #include "core/explorer.hpp"
 #include "gfx/colormap.hpp"
+#include "ui/export.hpp"
 #include "ui/plot.hpp"
 #include "ui/scaling/lab.hpp"
 #include "ui/views.hpp"
@@ -42,6 +43,7 @@ struct HeatmapLayout {
   std::string source;  // compute() result field: "average", "weights", "scores", "scaled_scores", ... ("" = none)
   int head = -1;       // index into result.<source>[head]; -1 for "average"
   bool masked = false;  // cells hidden by the mask are drawn in gfx::kMaskedColor
+  bool zoomable = false;  // the wheel zooms it and a drag pans it
   plot::HeatmapSpec spec;    // in AppState::layout, its pointers and tooltip are cleared (the matrices
                              // are the frame's); lo, hi and colormap stay
   plot::HeatmapCells cells;
@@ -52,9 +54,18 @@ struct WidgetRect {
   float x = 0, y = 0, w = 0, h = 0;
 };
 
+// The page's colours (?theme=, the desktop's --theme): see theme.hpp.
+enum class Theme { Light, Dark };
+// How much of the lab an embedding page shows (?controls=): full = the set-up
+// panel and the tabs; compact = the set-up panel behind a button; none = only
+// the open view's figure, as in a book.
+enum class ControlsMode { Full, Compact, None };
+
 struct AppState {
   // ---- what the reader chose (serialisable: api::print_explorer_config) ------
   ExplorerConfig config;
+  Theme theme = Theme::Light;
+  ControlsMode controls_mode = ControlsMode::Full;
 
   // ---- UI-only state ----------------------------------------------------------
   View view = View::Heatmaps;
@@ -83,12 +94,22 @@ struct AppState {
   std::optional<Figure41> fig41;        // the chapter view (computed on first use)
   ScalingLab scaling;                   // the scaling lab: its choices, results and trainers
 
+  // ---- messages for the reader ----------------------------------------------
+  // Bad URL parameters or host-page messages: what was asked and what was used
+  // instead, shown as a dismissable notice above the view until closed.
+  std::vector<std::string> notices;
+  bool copy_link_request = false;  // "Copy link" was pressed: the platform copies the state's URL
+  bool link_copied = false;        // ... and did; the button says so until the state changes
+
   // ---- outputs of the last frame ---------------------------------------------
+  long long frames = 0;  // frames drawn since the start (state().frames): an idle page draws none
   int framebuffer_w = 0, framebuffer_h = 0;
   std::vector<HeatmapLayout> layout;
   std::map<std::string, WidgetRect> controls;
   double compute_ms = 0, frame_ms = 0;  // last run_explorer; last whole app_frame
   std::string dump_request;  // every matrix as JSON, set by the debug button; the platform saves it
+  std::vector<ExportFile> export_requests;  // files asked for in the export popup (export.hpp); the platform saves them
+  std::string png_request;  // the view's PNG at 2x was asked for: its file name ("" = none); the platform renders and saves it
 
   // ---- the plot layer (owns the heatmap GL textures) --------------------------
   plot::Context plot;
@@ -100,6 +121,12 @@ void apply_style(float scale);
 
 // Builds the whole UI for one frame (between ImGui::NewFrame and ImGui::Render).
 void app_frame(AppState& state);
+
+// Whether the lab has work for the next frame without any input: training,
+// a retraining, curves still being filled, a tab switch settling. The
+// platform draws a frame only on input or while this is true (an idle page
+// draws nothing).
+bool app_busy(const AppState& state);
 
 // Frees GL resources; the GL context must still be current.
 void app_shutdown(AppState& state);

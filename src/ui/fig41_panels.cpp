@@ -39,6 +39,11 @@ void heatmap_panel(AppState& state, const ImVec2& size, const char* name, int he
   end_panel();
 }
 
+// The head average keeps the chapter's YlOrRd (Figure 4.1 prints it so):
+// a sequential ramp, light yellow to dark red, that ColorBrewer marks
+// colour-blind safe: its order reads from lightness alone, whatever hues a
+// reader tells apart. The single heads use viridis
+// (gfx/colormap.hpp says which map draws what and why).
 void average_panel(AppState& state, const ImVec2& size) {
   const Matrix& average = state.fig41->result.average_weights;
   heatmap_panel(state, size, "average", -1, average, weight_stats(average), state.average_colormap,
@@ -173,11 +178,16 @@ void top_keys_panel(AppState& state, const ImVec2& size) {
 
 void fig41_panels(AppState& state) {
   const Figure41& fig = *state.fig41;
+  // A narrow window wraps the title lines instead of cutting them.
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextUnformatted(tr("fig41.title"));
-  ImGui::SameLine();
+  ImGui::PopTextWrapPos();
+  same_line_if_fits(ImGui::CalcTextSize("(?)").x);
   help_marker(tr("fig41.help"));
   const int d_head = fig.result.heads.empty() ? 0 : int(fig.result.heads[0].Q.cols());
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled(tr("fig41.subtitle.fmt"), fig.config.seq_len, fig.config.d_model, fig.config.heads, d_head);
+  ImGui::PopTextWrapPos();
   // A 3-over-3 grid: the three heatmaps on top (they need the height), the
   // histograms and the two tables below. Sizes are whole UI units. Narrow
   // windows keep readable minimum sizes and stack the bottom row (the view scrolls).
@@ -193,18 +203,32 @@ void fig41_panels(AppState& state) {
   if (narrow) top_h = std::max(top_h, font * 17);
   const float bottom_h = std::max(narrow ? font * 20 : 1.0f, std::floor(avail.y - gap_y - top_h));
 
-  average_panel(state, ImVec2(third, top_h));
-  ImGui::SameLine();
-  head_panel(state, ImVec2(third, top_h), 0);
-  ImGui::SameLine();
-  head_panel(state, ImVec2(third, top_h), 1);  // equal thirds: equal cell sizes
+  // Too narrow for three readable heatmaps in a row: two or one per row, as
+  // wide as the window allows (equal widths: equal cell sizes).
+  const int heat_columns = avail.x >= font * 48 ? 3 : avail.x >= font * 30 ? 2 : 1;
+  if (heat_columns == 3) {
+    average_panel(state, ImVec2(third, top_h));
+    ImGui::SameLine();
+    head_panel(state, ImVec2(third, top_h), 0);
+    ImGui::SameLine();
+    head_panel(state, ImVec2(third, top_h), 1);  // equal thirds: equal cell sizes
+  } else {
+    const float w = std::max(1.0f, std::floor((avail.x - gap_x * float(heat_columns - 1)) / float(heat_columns)));
+    const ImVec2 size(w, std::clamp(w + font * 5, font * 17, font * 30));  // square cells under title and formula
+    average_panel(state, size);
+    if (heat_columns > 1) ImGui::SameLine();
+    head_panel(state, size, 0);
+    head_panel(state, size, 1);
+  }
 
   if (narrow) {
-    const float half = std::max(1.0f, std::floor((avail.x - gap_x) * 0.5f));
+    // The two tables side by side while each keeps its columns readable, else stacked.
+    const bool tables_side_by_side = avail.x >= font * 40;
+    const float half = tables_side_by_side ? std::max(1.0f, std::floor((avail.x - gap_x) * 0.5f)) : avail.x;
     histogram_panel(state, ImVec2(avail.x, bottom_h));
     stats_panel(state, ImVec2(half, font * 16));
-    ImGui::SameLine();
-    top_keys_panel(state, ImVec2(std::max(1.0f, avail.x - half - gap_x), font * 16));
+    if (tables_side_by_side) ImGui::SameLine();
+    top_keys_panel(state, ImVec2(tables_side_by_side ? std::max(1.0f, avail.x - half - gap_x) : avail.x, font * 16));
     return;
   }
   const float hist_w = std::max(1.0f, std::floor((avail.x - 2 * gap_x) * 0.48f));

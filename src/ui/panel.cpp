@@ -1,6 +1,8 @@
 // Panel scaffolding; see panel.hpp.
 #include "ui/panel.hpp"
 
+#include "ui/theme.hpp"
+
 namespace attn::ui {
 
 void help_marker(const char* text) {
@@ -18,12 +20,17 @@ bool begin_panel(const char* id, const ImVec2& size, const char* title, const ch
                  const char* formula) {
   const bool visible = ImGui::BeginChild(id, size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   if (!visible) return false;
+  // Narrow panels wrap the title, and the "(?)" goes below it if it would not fit beside it.
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextUnformatted(title);
-  ImGui::SameLine();
+  ImGui::PopTextWrapPos();
+  const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("(?)").x <= right_edge)
+    ImGui::SameLine();
   help_marker(help);
   if (formula && *formula) {
     // Formulas in a quiet blue, so they read as maths rather than as labels.
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.12f, 0.28f, 0.58f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().formula));
     ImGui::PushTextWrapPos(0.0f);  // narrow panels wrap the formula instead of clipping it
     ImGui::TextUnformatted(formula);
     ImGui::PopTextWrapPos();

@@ -9,21 +9,17 @@
 #include <cstring>
 #include <limits>
 
+#include "ui/theme.hpp"
+
 namespace attn::plot {
 namespace {
 
 // The current context, set by its owner each frame (as ImGui::SetCurrentContext).
 Context* g_context = nullptr;
 
-// matplotlib's tab10, so overlaid series look like the chapter's figures.
-constexpr ImU32 kSeriesColors[] = {
-    IM_COL32(31, 119, 180, 255), IM_COL32(255, 127, 14, 255), IM_COL32(44, 160, 44, 255),
-    IM_COL32(214, 39, 40, 255),  IM_COL32(148, 103, 189, 255), IM_COL32(140, 86, 75, 255)};
-constexpr int kSeriesColorCount = int(sizeof(kSeriesColors) / sizeof(kSeriesColors[0]));
-
-constexpr ImU32 kAxisColor = IM_COL32(40, 40, 40, 255);
-constexpr ImU32 kGridColor = IM_COL32(0, 0, 0, 24);
-constexpr ImU32 kPlotBackground = IM_COL32(255, 255, 255, 255);
+// Every colour comes from the theme's palette (ui/theme.hpp), looked up
+// while drawing, so plots read in the light and the dark theme alike.
+const ui::Palette& colors() { return ui::current_palette(); }
 
 // "Title##id" shows "Title"; "##id" shows nothing.
 std::string visible_label(const char* label) {
@@ -71,15 +67,54 @@ float widest(const std::vector<std::string>& labels) {
 
 // Text turned 90 degrees counter-clockwise (reads bottom to top), centred on
 // `center`: add it flat, then rotate the vertices it produced.
-void add_text_vertical(ImDrawList* draw_list, ImVec2 center, ImU32 color, const char* text) {
-  // Chinese is written top to bottom with every character upright (a rotated
-  // 查询 lies on its side): stack the characters instead of rotating the line.
-  // A title that mixes in Latin letters ("softmax 峰值") is rotated as a whole,
-  // since stacked Latin letters read worse than sideways hanzi.
+// Chinese is written top to bottom with every character upright (a rotated
+// 查询 lies on its side): vertical text stacks the characters instead of
+// rotating the line. A title that mixes in Latin letters ("softmax 峰值") is
+// rotated as a whole, since stacked Latin letters read worse than sideways hanzi.
+bool stacks_upright(const char* text) {
   const auto bytes = text + std::strlen(text);
   const bool non_ascii = std::any_of(text, bytes, [](char ch) { return static_cast<unsigned char>(ch) >= 0x80; });
   const bool latin = std::any_of(text, bytes, [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)); });
-  if (non_ascii && !latin) {
+  return non_ascii && !latin;
+}
+
+// Drops the last UTF-8 character of `text`.
+void pop_character(std::string* text) {
+  while (!text->empty() && (static_cast<unsigned char>(text->back()) & 0xC0) == 0x80) text->pop_back();
+  if (!text->empty()) text->pop_back();
+}
+
+// `text` shortened to at most max_width with "...", whole characters only:
+// a label in a small plot is cut where the reader sees it is cut, not
+// clipped at the panel's edge. "" when not even "..." fits.
+std::string elide(const std::string& text, float max_width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= max_width) return text;
+  std::string cut = text;
+  while (!cut.empty()) {
+    pop_character(&cut);
+    while (!cut.empty() && cut.back() == ' ') cut.pop_back();
+    if (ImGui::CalcTextSize((cut + "...").c_str()).x <= max_width) return cut + "...";
+  }
+  return ImGui::CalcTextSize("...").x <= max_width ? "..." : "";
+}
+
+// The same for text drawn with add_text_vertical: `max_length` along the line
+// (stacked characters take a line of height each and are cut without dots).
+std::string elide_vertical(const std::string& text, float max_length) {
+  if (!stacks_upright(text.c_str())) return elide(text, max_length);
+  const int fit = int(max_length / ImGui::GetFontSize());
+  std::string cut;
+  int count = 0;
+  for (const char* p = text.c_str(); *p && count < fit; ++count) {
+    const char* start = p++;
+    while ((static_cast<unsigned char>(*p) & 0xC0) == 0x80) ++p;
+    cut.append(start, p);
+  }
+  return cut;
+}
+
+void add_text_vertical(ImDrawList* draw_list, ImVec2 center, ImU32 color, const char* text) {
+  if (stacks_upright(text)) {
     std::vector<std::string> chars;
     for (const char* p = text; *p;) {
       const char* start = p++;
@@ -189,7 +224,11 @@ void SetupXTicks(const std::vector<double>& values, const std::vector<std::strin
 
 void SetupXHoverFormat(std::function<std::string(double)> format) { g_context->x_hover_format = std::move(format); }
 
-ImU32 SeriesColor(int index) { return kSeriesColors[((index % kSeriesColorCount) + kSeriesColorCount) % kSeriesColorCount]; }
+ImU32 SeriesColor(int index) {
+  const auto& series = colors().series;
+  const int count = int(series.size());
+  return series[std::size_t(((index % count) + count) % count)];
+}
 void SetNextItemColor(ImU32 color) { g_context->next_item_color = color; }
 
 void SetupAxes(const char* x_label, const char* y_label) {
@@ -257,6 +296,12 @@ struct PlotFrame {
   std::vector<double> x_ticks, y_ticks;
   std::vector<std::string> x_tick_text, y_tick_text;
   int x_decimals = 0;           // of the x ticks; the hover readout shows two more
+  struct LegendEntry {
+    const PlotItem* item;
+    std::string label;  // elided to the row when one entry is wider than the plot
+    ImVec2 pos;         // top left of its swatch
+  };
+  std::vector<LegendEntry> legend;  // outside the data area, so it never covers a curve
 
   float width() const { return plot_max.x - plot_min.x; }
   float height() const { return plot_max.y - plot_min.y; }
@@ -332,6 +377,68 @@ void choose_x_ticks(const Context& ctx, PlotFrame* f) {
   }
 }
 
+// The legend goes outside the data area, where it costs the curves least:
+// in rows above it (right-aligned), or, for a wide and low plot, in a
+// column right of it. It takes the space from the data area here (f->plot_min
+// / plot_max shrink) and its entries get their final places. A plot too small
+// for both its curves and a legend has none: a legend that leaves no room for
+// the curves helps nobody.
+void lay_out_legend(const Context& ctx, PlotFrame* f) {
+  f->legend.clear();
+  if (ctx.flags & PlotFlags_NoLegend) return;
+  struct Entry {
+    const PlotItem* item;
+    std::string label;
+    float width;
+  };
+  const float font = f->font, pad = f->pad, swatch = std::floor(font * 0.8f), gap = font, row_h = font + 2;
+  std::vector<Entry> entries;
+  for (const PlotItem& item : ctx.items) {
+    if (item.label.empty()) continue;
+    const std::string label = elide(item.label, f->width() - swatch - pad);
+    entries.push_back({&item, label, swatch + pad + ImGui::CalcTextSize(label.c_str()).x});
+  }
+  if (entries.empty()) return;
+  // Rows: entries flow left to right and wrap at the data area's width.
+  std::vector<std::vector<std::size_t>> rows(1);
+  float x = 0;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (x > 0 && x + gap + entries[i].width > f->width()) {
+      rows.emplace_back();
+      x = 0;
+    }
+    x += (x > 0 ? gap : 0.0f) + entries[i].width;
+    rows.back().push_back(i);
+  }
+  const float rows_h = row_h * float(rows.size()) + std::floor(pad * 0.5f);
+  // A column: one entry per line, right of the data area.
+  float column_w = 0;
+  for (const Entry& e : entries) column_w = std::max(column_w, e.width);
+  column_w += gap;
+  const float column_h = row_h * float(entries.size());
+  const float area_rows = f->width() * (f->height() - rows_h);
+  const bool column_fits = column_h <= f->height() && f->width() - column_w >= std::max(font * 6, f->width() * 0.5f);
+  const bool rows_fit = f->height() - rows_h >= std::max(font * 3.0f, f->height() * 0.5f);
+  if (column_fits && (!rows_fit || (f->width() - column_w) * f->height() > area_rows)) {
+    f->plot_max.x -= column_w;
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      f->legend.push_back({entries[i].item, entries[i].label,
+                           ImVec2(f->plot_max.x + gap, f->plot_min.y + row_h * float(i))});
+    return;
+  }
+  if (!rows_fit) return;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    float used = 0;
+    for (std::size_t i : rows[r]) used += (used > 0 ? gap : 0.0f) + entries[i].width;
+    float x_at = f->plot_max.x - used;
+    for (std::size_t i : rows[r]) {
+      f->legend.push_back({entries[i].item, entries[i].label, ImVec2(std::floor(x_at), f->plot_min.y + row_h * float(r))});
+      x_at += entries[i].width + gap;
+    }
+  }
+  f->plot_min.y += rows_h;
+}
+
 // Margins from the tick labels, then the plot rectangle and the ticks.
 // False when the rectangle is too small to draw anything in.
 bool lay_out_plot(const Context& ctx, PlotFrame* f) {
@@ -351,16 +458,17 @@ bool lay_out_plot(const Context& ctx, PlotFrame* f) {
                        std::floor(frame_min.y + title_h + pad));
   f->plot_max = ImVec2(std::floor(frame_max.x - font), std::floor(frame_max.y - x_label_h - font - pad));
   if (f->width() < 8 || f->height() < 8) return false;
+  lay_out_legend(ctx, f);
   choose_x_ticks(ctx, f);
   return true;
 }
 
 void draw_background_and_grid(const PlotFrame& f) {
-  f.draw_list->AddRectFilled(f.plot_min, f.plot_max, kPlotBackground);
+  f.draw_list->AddRectFilled(f.plot_min, f.plot_max, colors().plot_bg);
   for (double t : f.y_ticks)
-    f.draw_list->AddLine(ImVec2(f.plot_min.x, f.to_py(t)), ImVec2(f.plot_max.x, f.to_py(t)), kGridColor);
+    f.draw_list->AddLine(ImVec2(f.plot_min.x, f.to_py(t)), ImVec2(f.plot_max.x, f.to_py(t)), colors().grid);
   for (double t : f.x_ticks)
-    f.draw_list->AddLine(ImVec2(f.to_px(t), f.plot_min.y), ImVec2(f.to_px(t), f.plot_max.y), kGridColor);
+    f.draw_list->AddLine(ImVec2(f.to_px(t), f.plot_min.y), ImVec2(f.to_px(t), f.plot_max.y), colors().grid);
 }
 
 void draw_bars(const PlotItem& item, const PlotFrame& f) {
@@ -410,57 +518,50 @@ void draw_items(const std::vector<PlotItem>& items, const PlotFrame& f) {
 void draw_frame_and_ticks(const PlotFrame& f) {
   ImDrawList* draw_list = f.draw_list;
   draw_list->AddRect(ImVec2(f.plot_min.x - 1, f.plot_min.y - 1), ImVec2(f.plot_max.x + 1, f.plot_max.y + 1),
-                     kAxisColor);
+                     colors().axis);
   const float tick_len = axis_tick_length(f.font);
   for (std::size_t i = 0; i < f.y_ticks.size(); ++i) {
     const float y = std::floor(f.to_py(f.y_ticks[i])) + 0.5f;
-    draw_list->AddLine(ImVec2(f.plot_min.x - 1 - tick_len, y), ImVec2(f.plot_min.x - 1, y), kAxisColor);
+    draw_list->AddLine(ImVec2(f.plot_min.x - 1 - tick_len, y), ImVec2(f.plot_min.x - 1, y), colors().axis);
     const float w = ImGui::CalcTextSize(f.y_tick_text[i].c_str()).x;
     draw_list->AddText(ImVec2(f.plot_min.x - 1 - tick_len - f.pad * 0.5f - w, y - f.font * 0.5f), f.text_color,
                        f.y_tick_text[i].c_str());
   }
   for (std::size_t i = 0; i < f.x_ticks.size(); ++i) {
     const float x = std::floor(f.to_px(f.x_ticks[i])) + 0.5f;
-    draw_list->AddLine(ImVec2(x, f.plot_max.y + 1), ImVec2(x, f.plot_max.y + 1 + tick_len), kAxisColor);
+    draw_list->AddLine(ImVec2(x, f.plot_max.y + 1), ImVec2(x, f.plot_max.y + 1 + tick_len), colors().axis);
     add_text_centered(draw_list, ImVec2(x, f.plot_max.y + 1 + tick_len), f.text_color, f.x_tick_text[i].c_str());
   }
 }
 
 // The title above the plot, the x label under the tick labels, the y label turned upright on the left.
+// Each is shortened to fit the widget (a small plot cuts "std of scores" to
+// "std of..." rather than across the panel's edge) and centred on the data
+// area as far as the widget allows.
 void draw_title_and_axis_labels(const Context& ctx, const PlotFrame& f) {
   const float center_x = (f.plot_min.x + f.plot_max.x) * 0.5f;
-  if (!ctx.title.empty())
-    add_text_centered(f.draw_list, ImVec2(center_x, f.frame_min.y), f.text_color, ctx.title.c_str());
-  if (!ctx.x_label.empty())
-    add_text_centered(f.draw_list, ImVec2(center_x, f.plot_max.y + axis_tick_length(f.font) + f.font + f.pad),
-                      f.text_color, ctx.x_label.c_str());
+  const float frame_w = f.frame_max.x - f.frame_min.x;
+  const auto centred = [&](const std::string& label, float y) {
+    const std::string text = elide(label, frame_w);
+    const float w = ImGui::CalcTextSize(text.c_str()).x;
+    const float x = std::clamp(std::floor(center_x - w * 0.5f), f.frame_min.x, std::max(f.frame_min.x, f.frame_max.x - w));
+    f.draw_list->AddText(ImVec2(x, y), f.text_color, text.c_str());
+  };
+  if (!ctx.title.empty()) centred(ctx.title, f.frame_min.y);
+  if (!ctx.x_label.empty()) centred(ctx.x_label, f.plot_max.y + axis_tick_length(f.font) + f.font + f.pad);
   if (!ctx.y_label.empty())
     add_text_vertical(f.draw_list, ImVec2(f.frame_min.x + f.font * 0.5f, (f.plot_min.y + f.plot_max.y) * 0.5f),
-                      f.text_color, ctx.y_label.c_str());
+                      f.text_color, elide_vertical(ctx.y_label, f.height() + f.pad).c_str());
 }
 
-// Legend, top right inside the plot unless the flags move it; "##..." items stay out.
-void draw_legend(const Context& ctx, const PlotFrame& f) {
-  std::vector<const PlotItem*> legend_items;
-  for (const PlotItem& item : ctx.items)
-    if (!item.label.empty()) legend_items.push_back(&item);
-  if ((ctx.flags & PlotFlags_NoLegend) || legend_items.empty()) return;
-  const float font = f.font, pad = f.pad;
-  float label_w = 0;
-  for (const PlotItem* item : legend_items) label_w = std::max(label_w, ImGui::CalcTextSize(item->label.c_str()).x);
-  const float row_h = font + 2;
-  const ImVec2 box_size(pad * 3 + font + label_w, row_h * float(legend_items.size()) + 2 * pad);
-  const float box_x = (ctx.flags & PlotFlags_LegendWest) ? f.plot_min.x + pad : f.plot_max.x - pad - box_size.x;
-  const float box_y = (ctx.flags & PlotFlags_LegendSouth) ? f.plot_max.y - pad - box_size.y : f.plot_min.y + pad;
-  const ImVec2 box_min(box_x, box_y), box_max(box_x + box_size.x, box_y + box_size.y);
-  f.draw_list->AddRectFilled(box_min, box_max, IM_COL32(255, 255, 255, 220));
-  f.draw_list->AddRect(box_min, box_max, IM_COL32(0, 0, 0, 60));
-  for (std::size_t i = 0; i < legend_items.size(); ++i) {
-    const ImVec2 row(box_min.x + pad, box_min.y + pad + row_h * float(i));
-    const float inset = std::floor(font * 0.15f);
-    f.draw_list->AddRectFilled(ImVec2(row.x, row.y + inset), ImVec2(row.x + font - 2 * inset, row.y + font - inset),
-                               legend_items[i]->color);
-    f.draw_list->AddText(ImVec2(row.x + font + pad, row.y), f.text_color, legend_items[i]->label.c_str());
+// The legend where lay_out_legend put it: a swatch and a label per series;
+// "##..." items stay out.
+void draw_legend(const PlotFrame& f) {
+  const float swatch = std::floor(f.font * 0.8f), inset = std::floor((f.font - swatch) * 0.5f);
+  for (const PlotFrame::LegendEntry& entry : f.legend) {
+    f.draw_list->AddRectFilled(ImVec2(entry.pos.x, entry.pos.y + inset),
+                               ImVec2(entry.pos.x + swatch, entry.pos.y + inset + swatch), entry.item->color);
+    f.draw_list->AddText(ImVec2(entry.pos.x + swatch + f.pad, entry.pos.y), f.text_color, entry.label.c_str());
   }
 }
 
@@ -488,7 +589,7 @@ void hover_readout(const Context& ctx, const PlotFrame& f) {
   if (!(ctx.hovered && mouse.x >= f.plot_min.x && mouse.x < f.plot_max.x && mouse.y >= f.plot_min.y &&
         mouse.y < f.plot_max.y))
     return;
-  f.draw_list->AddLine(ImVec2(mouse.x, f.plot_min.y), ImVec2(mouse.x, f.plot_max.y), IM_COL32(0, 0, 0, 90));
+  f.draw_list->AddLine(ImVec2(mouse.x, f.plot_min.y), ImVec2(mouse.x, f.plot_max.y), colors().guide);
   const double x = f.limits[0][0] + double(mouse.x - f.plot_min.x) / f.width() * (f.limits[0][1] - f.limits[0][0]);
   ImGui::BeginTooltip();
   if (ctx.x_hover_format)
@@ -518,7 +619,7 @@ void EndPlot() {
   draw_items(ctx.items, frame);
   draw_frame_and_ticks(frame);
   draw_title_and_axis_labels(ctx, frame);
-  draw_legend(ctx, frame);
+  draw_legend(frame);
   hover_readout(ctx, frame);
 }
 
@@ -537,13 +638,13 @@ void DrawColorbar(ImDrawList* draw_list, const ImVec2& min, const ImVec2& max, g
     draw_list->AddRectFilled(ImVec2(min.x, min.y + float(i) / scale), ImVec2(max.x, min.y + float(i + 1) / scale),
                              IM_COL32(c.r, c.g, c.b, 255));
   }
-  draw_list->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1), kAxisColor);
+  draw_list->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1), colors().axis);
   int decimals = 0;
   const std::vector<double> ticks = NiceTicks(lo, hi, colorbar_max_ticks(max.y - min.y, font), &decimals);
   const float tick_len = colorbar_tick_length(font);
   for (double v : ticks) {
     const float y = std::floor(max.y - gfx::normalise_value(float(v), lo, hi) * (max.y - min.y)) + 0.5f;
-    draw_list->AddLine(ImVec2(max.x + 1, y), ImVec2(max.x + 1 + tick_len, y), kAxisColor);
+    draw_list->AddLine(ImVec2(max.x + 1, y), ImVec2(max.x + 1 + tick_len, y), colors().axis);
     draw_list->AddText(ImVec2(max.x + colorbar_label_offset(font), std::floor(y - font * 0.5f)), text_color,
                        format_number(v, decimals).c_str());
   }
@@ -624,20 +725,29 @@ struct HeatmapGeometry {
   ImVec2 bar_min, bar_max;                     // the colorbar
 };
 
+float max_row_label_width(const HeatmapWidget& hm, ImVec2 size) {
+  return std::max(hm.font * 3, std::floor(size.x * 0.3f));
+}
+
 HeatmapMargins heatmap_margins(const HeatmapWidget& hm, ImVec2 size) {
   const float font = hm.font, pad = hm.pad;
   HeatmapMargins m;
-  m.row_label_w = widest(hm.row_labels);
+  // Long tokens are shortened (draw_token_labels) rather than squeezing the cells.
+  m.row_label_w = std::min(widest(hm.row_labels), max_row_label_width(hm, size));
   m.col_label_w = widest(hm.col_labels);
   m.left = (hm.has_row_axis ? font + pad : 0.0f) + m.row_label_w + pad;
   // Colorbar labels: the ticks DrawColorbar will pick for about this height,
-  // and at least "0.0000" wide so neighbouring heatmaps get equal cells.
+  // and at least "0.0000" wide so neighbouring heatmaps get equal cells. A
+  // small heatmap keeps its colorbar, slimmer and with shorter labels: its
+  // width is reserved here, before the cells get the rest.
+  const bool slim = size.x < font * 20;
   int tick_decimals = 0;
   const std::vector<double> ticks =
       NiceTicks(hm.spec.lo, hm.spec.hi, colorbar_max_ticks(size.y - 3 * font, font), &tick_decimals);
-  const float tick_label_w = std::max(widest(tick_labels(ticks, tick_decimals)), ImGui::CalcTextSize("0.0000").x);
-  m.bar_gap = std::floor(font * 0.8f);
-  m.bar_w = font;
+  const float tick_label_w =
+      std::max(widest(tick_labels(ticks, tick_decimals)), ImGui::CalcTextSize(slim ? "0.00" : "0.0000").x);
+  m.bar_gap = std::floor(font * (slim ? 0.4f : 0.8f));
+  m.bar_w = slim ? std::floor(font * 0.6f) : font;
   m.right = hm.spec.colorbar ? m.bar_gap + m.bar_w + colorbar_label_offset(font) + tick_label_w + pad : pad;
   m.top = std::floor(font * 0.5f);  // half a label: the top colorbar tick is centred on the edge
   m.axis_h = hm.has_col_axis ? pad + font : 0.0f;
@@ -710,10 +820,10 @@ void draw_cells(Context& ctx, ImGuiID id, const HeatmapWidget& hm, const Heatmap
   if (heatmap.texture()) {
     hm.draw_list->AddImage(ImTextureID(intptr_t(heatmap.texture())), g.cell_min, g.cell_max);
   } else {
-    hm.draw_list->AddText(g.cell_min, IM_COL32(200, 0, 0, 255), ctx.renderer_error.c_str());
+    hm.draw_list->AddText(g.cell_min, colors().error, ctx.renderer_error.c_str());
   }
   hm.draw_list->AddRect(ImVec2(g.cell_min.x - 1, g.cell_min.y - 1), ImVec2(g.cell_max.x + 1, g.cell_max.y + 1),
-                        kAxisColor);
+                        colors().axis);
 }
 
 // Token labels: queries down the left, keys along the bottom. When cells
@@ -722,7 +832,8 @@ void draw_token_labels(const HeatmapWidget& hm, const HeatmapGeometry& g) {
   const float font = hm.font, pad = hm.pad;
   const int stride = std::max(1, int(std::ceil(font / g.cell)));
   for (int r = 0; r < g.rows && g.row0 + r < int(hm.row_labels.size()); r += stride) {
-    const char* text = hm.row_labels[std::size_t(g.row0 + r)].c_str();
+    const std::string label = elide(hm.row_labels[std::size_t(g.row0 + r)], g.margins.row_label_w);
+    const char* text = label.c_str();
     const float cy = g.cell_min.y + (float(r) + 0.5f) * g.cell;
     hm.draw_list->AddText(ImVec2(g.cell_min.x - pad - ImGui::CalcTextSize(text).x, std::floor(cy - font * 0.5f)),
                           label_valid(hm.spec.row_label_valid, g.row0 + r) ? hm.text_color : hm.dim_color, text);
@@ -732,8 +843,10 @@ void draw_token_labels(const HeatmapWidget& hm, const HeatmapGeometry& g) {
     const ImU32 color = label_valid(hm.spec.col_label_valid, g.col0 + c) ? hm.text_color : hm.dim_color;
     const float cx = g.cell_min.x + (float(c) + 0.5f) * g.cell;
     if (g.upright_cols) {
-      const float tw = ImGui::CalcTextSize(text).x;
-      add_text_vertical(hm.draw_list, ImVec2(cx, g.cell_max.y + pad + tw * 0.5f), color, text);
+      // As long as the margin below the cells (choose_cell_window), no longer.
+      const std::string label = elide_vertical(text, font * 8.0f);
+      const float tw = std::min(ImGui::CalcTextSize(label.c_str()).x, font * 8.0f);
+      add_text_vertical(hm.draw_list, ImVec2(cx, g.cell_max.y + pad + tw * 0.5f), color, label.c_str());
     } else {
       add_text_centered(hm.draw_list, ImVec2(cx, g.cell_max.y + pad), color, text);
     }
@@ -744,16 +857,19 @@ void draw_token_labels(const HeatmapWidget& hm, const HeatmapGeometry& g) {
 void draw_axis_titles(const HeatmapWidget& hm, const HeatmapGeometry& g) {
   const float font = hm.font, pad = hm.pad;
   const HeatmapMargins& m = g.margins;
+  // Both titles are cut to the cells' side they belong to (an upright
+  // "query" longer than a short heatmap would run into the panel's title).
   if (hm.has_row_axis)
     add_text_vertical(hm.draw_list,
                       ImVec2(g.cell_min.x - pad - m.row_label_w - pad - font * 0.5f,
                              (g.cell_min.y + g.cell_max.y) * 0.5f),
-                      hm.text_color, hm.spec.row_axis);
+                      hm.text_color, elide_vertical(hm.spec.row_axis, g.cell_max.y - g.cell_min.y + 2 * pad).c_str());
   if (hm.has_col_axis)
     add_text_centered(hm.draw_list,
                       ImVec2((g.cell_min.x + g.cell_max.x) * 0.5f,
                              g.cell_max.y + pad + (g.upright_cols ? std::min(m.col_label_w, font * 8.0f) : font) + pad),
-                      hm.text_color, hm.spec.col_axis);
+                      hm.text_color,
+                      elide(hm.spec.col_axis, g.cell_max.x - g.cell_min.x + m.row_label_w + 2 * pad).c_str());
 }
 
 // The selected query: an outline around its row when cells are big enough
@@ -763,7 +879,7 @@ void draw_selected_row(const HeatmapWidget& hm, const HeatmapGeometry& g) {
   if (row < g.row0 || row >= g.row0 + g.rows) return;
   const float y0 = g.cell_min.y + float(row - g.row0) * g.cell;
   const float cell = g.cell;
-  const ImU32 blue = IM_COL32(0, 90, 255, 255);
+  const ImU32 blue = colors().selection;
   if (g.cell_px >= 8)
     hm.draw_list->AddRect(ImVec2(g.cell_min.x - 2, y0 - 1), ImVec2(g.cell_max.x + 2, y0 + cell + 1), blue, 0, 0, 2.0f);
   hm.draw_list->AddRectFilled(ImVec2(g.cell_min.x - 5, y0), ImVec2(g.cell_min.x - 2, y0 + std::max(cell, 2.0f)), blue);
@@ -817,10 +933,17 @@ HeatmapCells hover_readout(const HeatmapWidget& hm, const HeatmapGeometry& g, co
   out.clicked = released && io.MouseDragMaxDistanceSqr[0] < 16.0f;
   const float value = values[std::size_t(r) * std::size_t(g.cols) + std::size_t(c)];
   const ImVec2 a(g.cell_min.x + float(c) * g.cell, g.cell_min.y + float(r) * g.cell);
-  if (g.cell_px >= 8) hm.draw_list->AddRect(a, ImVec2(a.x + g.cell, a.y + g.cell), IM_COL32(0, 0, 0, 255), 0, 0, 2.0f);
+  // Two tones (text colour inside a ring of the panel's), so the outline
+  // reads on any cell colour, dark or light, in either theme.
+  const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text), paper = colors().panel_bg;
+  if (g.cell_px >= 8) {
+    hm.draw_list->AddRect(a, ImVec2(a.x + g.cell, a.y + g.cell), paper, 0, 0, 4.0f);
+    hm.draw_list->AddRect(a, ImVec2(a.x + g.cell, a.y + g.cell), ink, 0, 0, 2.0f);
+  }
   if (spec.colorbar && value > gfx::kMaskedValue) {
     const float y = g.bar_max.y - gfx::normalise_value(value, spec.lo, spec.hi) * (g.bar_max.y - g.bar_min.y);
-    hm.draw_list->AddLine(ImVec2(g.bar_min.x - 3, y), ImVec2(g.bar_max.x + 3, y), IM_COL32(0, 0, 0, 255), 2.0f);
+    hm.draw_list->AddLine(ImVec2(g.bar_min.x - 3, y), ImVec2(g.bar_max.x + 3, y), paper, 4.0f);
+    hm.draw_list->AddLine(ImVec2(g.bar_min.x - 3, y), ImVec2(g.bar_max.x + 3, y), ink, 2.0f);
   }
   ImGui::BeginTooltip();
   if (spec.tooltip) spec.tooltip(out.hovered_row, out.hovered_col);

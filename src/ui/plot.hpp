@@ -61,13 +61,13 @@ Context* GetCurrentContext();
 void ShutdownContext(Context& context);
 
 // ---- 2-D plots ---------------------------------------------------------------
-// The legend sits top right unless told West (left) and/or South (bottom),
-// for curves that rise to the right. Items labelled "##..." stay out of it.
+// The legend is a row (or rows) of swatches above the data area, never over
+// the curves; a plot too low for it and its curves drops it. Items labelled
+// "##..." stay out of it. Titles and axis labels are shortened with "..."
+// when the plot is narrower than they are.
 enum PlotFlags_ {
   PlotFlags_None = 0,
   PlotFlags_NoLegend = 1 << 0,
-  PlotFlags_LegendWest = 1 << 1,
-  PlotFlags_LegendSouth = 1 << 2,
 };
 enum Axis { Axis_X = 0, Axis_Y = 1 };
 

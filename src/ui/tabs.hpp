@@ -1,5 +1,9 @@
 // A tab bar whose selection can also be set by code (a preset, the URL,
 // --view, --panel): the app's views and the scaling lab's panels both use it.
+// When the labels do not fit beside the bar's buttons (a phone, an embedded
+// figure, wider Chinese labels) the tabs become one combo box instead of
+// squeezed tabs ("H.. F.. S.."): on the bar's row between the buttons, or on
+// a row of its own below them when even the combo would be cut.
 #pragma once
 
 #include <functional>
@@ -12,7 +16,8 @@ struct AppState;
 
 struct TabItem {
   const char* label_key;  // tr() key of the label
-  std::string control;    // the tab's name in layout().controls (tests click it)
+  std::string control;    // the tab's name in layout().controls (tests click it); the combo's
+                          // popup lists the items under the same names while it is open
   bool shown = true;
 };
 
@@ -21,10 +26,13 @@ struct TabItem {
 // switch), and only that tab draws content: another tab may still report
 // open in the same frame. draw(i) draws tab i's content in a child region
 // `content_id` that starts below the tab bar.
-// trailing (optional) draws extra items at the right end of the bar (e.g.
-// ImGui::TabItemButton with ImGuiTabItemFlags_Trailing).
+// trailing / leading (optional) draw extra items at the right / left end of
+// the bar (ImGui::TabItemButton with ImGuiTabItemFlags_Trailing / _Leading);
+// they stay on the bar in both forms. combo_control names the combo box in
+// layout().controls when the tabs are shown as one.
 void tab_bar(AppState& state, const char* id, const std::vector<TabItem>& items, int* selected,
              int* select_frames, const char* content_id, const std::function<void(int)>& draw,
-             const std::function<void()>& trailing = nullptr);
+             const std::function<void()>& trailing = nullptr, const std::function<void()>& leading = nullptr,
+             const char* combo_control = "tab_combo");
 
 }  // namespace attn::ui

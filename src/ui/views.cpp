@@ -5,6 +5,7 @@
 
 #include "ui/app.hpp"
 #include "ui/explorer/explorer.hpp"
+#include "ui/export.hpp"
 #include "ui/fig41_panels.hpp"
 #include "ui/ids.hpp"
 #include "ui/strings.hpp"
@@ -27,6 +28,15 @@ void language_button(AppState& state) {
     record_control(state, std::string("language_") + language.code);
   }
   ImGui::EndPopup();
+}
+
+// "Copy link": the platform copies the URL of this exact state (lab_state.hpp)
+// and says so until the state changes.
+void link_button(AppState& state) {
+  if (ImGui::TabItemButton(tr(state.link_copied ? "link.copied" : "link.copy"), ImGuiTabItemFlags_Trailing))
+    state.copy_link_request = true;
+  record_control(state, "copy_link");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("link.copy.help"));
 }
 
 // The chapter's Figure 4.1 is fixed: computed the first time it is shown.
@@ -70,7 +80,21 @@ bool view_from_id(const std::string& id, View* view) {
 
 std::string view_ids() { return join_ids(views()); }
 
-void draw_views(AppState& state) {
+void draw_views(AppState& state, const ViewsFrame& frame) {
+  const auto draw_view = [&](const ViewSpec& spec) {
+    const auto view = [&] {
+      spec.draw(state);
+      record_view_area(state);  // the export's PNG region
+    };
+    if (frame.around) frame.around(view);
+    else view();
+  };
+  if (!frame.tabs) {
+    ImGui::BeginChild("##view", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollWithMouse);
+    draw_view(view_spec(state.view));
+    ImGui::EndChild();
+    return;
+  }
   std::vector<TabItem> tabs;
   int selected = 0;
   for (const ViewSpec& spec : views()) {
@@ -81,9 +105,14 @@ void draw_views(AppState& state) {
       state, "##views", tabs, &selected, &state.select_view_frames, "##view",
       [&](int i) {
         state.view = views()[std::size_t(i)].view;
-        views()[std::size_t(i)].draw(state);
+        draw_view(views()[std::size_t(i)]);
       },
-      [&] { language_button(state); });
+      [&] {
+        export_button(state);  // ui/export.hpp
+        link_button(state);
+        language_button(state);
+      },
+      frame.leading, "tab_combo");
   state.view = views()[std::size_t(selected)].view;
 }
 

@@ -5,6 +5,7 @@
 // entry in views.cpp and its draw function.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,18 @@ bool view_from_id(const std::string& id, View* view);
 // "heatmaps|focus|...|debug", for usage texts and messages.
 std::string view_ids();
 
+// How app_frame frames the open view (app.cpp chooses it from the controls
+// mode and the window's width).
+struct ViewsFrame {
+  bool tabs = true;               // false (?controls=none): no tab bar, only the open view
+  std::function<void()> leading;  // buttons at the tab bar's left end (the set-up toggle)
+  // Draws the open tab's content region around the view: calls view() where
+  // the view goes (beside the set-up panel, or not while the set-up panel
+  // takes its place). Null: the view fills the region.
+  std::function<void(const std::function<void()>& view)> around;
+};
+
 // The tab bar over views(), drawing the open view below it.
-void draw_views(AppState& state);
+void draw_views(AppState& state, const ViewsFrame& frame = {});
 
 }  // namespace attn::ui

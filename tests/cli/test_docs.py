@@ -44,6 +44,9 @@ def main():
             f"printed {sorted(printed)}, table {sorted(names)}")
 
     if app:
+        url_fields = run_cli(app, "--url-fields").stdout.decode()
+        c.check(url_fields.startswith("| parameter |") and url_fields in readme,
+                "README.md holds `attention_app --url-fields` verbatim (regenerate the URL parameters table)")
         help_text = run_cli(app, "--help").stdout.decode()
         for flag in ("view", "preset", "panel"):
             m = re.search(rf"--{flag} ID\s+.*?([a-z0-9_]+(?:\|[a-z0-9_]+)+)", help_text)

@@ -76,6 +76,35 @@ TEST_CASE("YlOrRd equals matplotlib's 256-entry table") {
   check_lut(Colormap::YlOrRd, "ylorrd_matplotlib.csv");
 }
 
+TEST_CASE("RdBu_r equals matplotlib's 256-entry table") {
+  check_lut(Colormap::RdBu_r, "rdbu_r_matplotlib.csv");
+}
+
+TEST_CASE("every colormap has a distinct JSON name") {
+  CHECK(std::string(attn::gfx::colormap_name(Colormap::YlOrRd)) == "ylorrd");
+  CHECK(std::string(attn::gfx::colormap_name(Colormap::Viridis)) == "viridis");
+  CHECK(std::string(attn::gfx::colormap_name(Colormap::RdBu_r)) == "rdbu_r");
+}
+
+TEST_CASE("RdBu_r: negative blue, zero near white, positive red, on a symmetric range") {
+  const attn::gfx::ValueRange range = attn::gfx::symmetric_range(-0.5f, 2.0f);
+  CHECK(range.lo == -2.0f);
+  CHECK(range.hi == 2.0f);
+  CHECK(attn::gfx::symmetric_range(-3.0f, 1.0f).hi == 3.0f);
+  // An all-zero matrix keeps its zeros neutral instead of the lowest colour.
+  CHECK(attn::gfx::symmetric_range(0.0f, 0.0f).lo == -1.0f);
+  CHECK(attn::gfx::symmetric_range(0.0f, 0.0f).hi == 1.0f);
+  const auto at = [&](float v) {
+    return attn::gfx::colormap_color(Colormap::RdBu_r, attn::gfx::normalise_value(v, range.lo, range.hi));
+  };
+  const attn::gfx::Rgba8 negative = at(-2.0f), zero = at(0.0f), positive = at(2.0f);
+  CHECK(negative.b > negative.r);
+  CHECK(positive.r > positive.b);
+  CHECK(zero.r >= 240);
+  CHECK(zero.g >= 240);
+  CHECK(zero.b >= 240);
+}
+
 TEST_CASE("colormap_color picks entry min(int(t * 256), 255), as matplotlib does") {
   const auto& lut = attn::gfx::colormap_lut(Colormap::Viridis);
   auto same = [](attn::gfx::Rgba8 a, attn::gfx::Rgba8 b) { return a.r == b.r && a.g == b.g && a.b == b.b; };

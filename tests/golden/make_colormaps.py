@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """Golden colormap tables from matplotlib, and the app's viridis table.
 
-What: writes matplotlib's 256-entry viridis and YlOrRd lookup tables as the
-bytes matplotlib itself gives, colormaps[name](np.arange(256), bytes=True):
+What: writes matplotlib's 256-entry viridis, YlOrRd and RdBu_r lookup tables
+as the bytes matplotlib itself gives, colormaps[name](np.arange(256), bytes=True):
   tests/golden/viridis_matplotlib.csv   index,r,g,b (256 rows)
   tests/golden/ylorrd_matplotlib.csv    index,r,g,b (256 rows)
+  tests/golden/rdbu_r_matplotlib.csv    index,r,g,b (256 rows)
   src/gfx/viridis_table.inc             the same viridis rows as C++ initialisers
                                         (included by src/gfx/colormap.cpp)
 
@@ -13,7 +14,10 @@ colormap of 256 hand-made floats, not something a few anchors can reproduce,
 so the app carries the table itself and tests/gfx/test_colormap.cpp plus the
 pixel oracle tests/web/pixels.mjs compare against these CSV files. YlOrRd is
 interpolated from its 9 ColorBrewer anchors in colormap.cpp; its CSV proves
-that interpolation equals matplotlib's to the byte.
+that interpolation equals matplotlib's to the byte. RdBu_r (the diverging map
+for signed scores) is ColorBrewer's 11-class RdBu reversed, interpolated the
+same way; its CSV proves the reversal too (matplotlib places the reversed
+anchors at 1 - x, e.g. 0.09999999999999998 rather than 0.1).
 
 Bytes: matplotlib 3.6.3 (Debian bookworm's python3-matplotlib) converts its
 float table with (lut * 255).astype(np.uint8), i.e. float64 multiply then
@@ -22,8 +26,8 @@ files hold exactly what matplotlib produces, whatever that rule is; the
 version used is written into every output.
 
 Licence: viridis (and the other mpl colormaps) by Stefan van der Walt and
-Nathaniel Smith is released under CC0; ColorBrewer's YlOrRd is Apache-2.0
-style licensed by Cynthia Brewer. Only the colour values are used.
+Nathaniel Smith is released under CC0; ColorBrewer's YlOrRd and RdBu are
+Apache-2.0 style licensed by Cynthia Brewer. Only the colour values are used.
 
 Rerun (by hand only; CI never runs it, the outputs are committed):
   sudo apt-get install python3-matplotlib
@@ -72,4 +76,5 @@ if __name__ == "__main__":
     viridis = table("viridis")
     write_csv("viridis", viridis)
     write_csv("YlOrRd", table("YlOrRd"))
+    write_csv("RdBu_r", table("RdBu_r"))
     write_inc(viridis)

@@ -2,10 +2,10 @@
 // does every heatmap cell on screen show the colour of its value?
 //
 // The colormaps come from outside the app, so a wrong lookup table in the app
-// cannot also be the oracle: YlOrRd from its published ColorBrewer anchors,
-// viridis from matplotlib's own 256 entries (tests/golden/viridis_matplotlib.csv,
-// written by tests/golden/make_colormaps.py). Both are read as evenly spaced
-// anchors and interpolated. The app picks one of 256 entries (index =
+// cannot also be the oracle: YlOrRd and RdBu_r from their published
+// ColorBrewer anchors, viridis from matplotlib's own 256 entries
+// (tests/golden/viridis_matplotlib.csv, written by tests/golden/make_colormaps.py).
+// All are read as evenly spaced anchors and interpolated. The app picks one of 256 entries (index =
 // floor(t * 256)) with bytes truncated, so its colours may differ from these
 // continuous ones by a couple of levels per channel; the default tolerance
 // (6/255) covers that and nothing more.
@@ -27,7 +27,12 @@ const YLORRD = ['#ffffcc', '#ffeda0', '#fed976', '#feb24c', '#fd8d3c',
                 '#fc4e2a', '#e31a1c', '#bd0026', '#800026'].map(hex);
 // matplotlib viridis: its 256-colour table (a 10-sample blend is off by up to 15 levels).
 const VIRIDIS = readGoldenColormap('viridis_matplotlib.csv');
-export const COLORMAPS = { ylorrd: YLORRD, viridis: VIRIDIS };
+// ColorBrewer RdBu, 11 classes (red to blue), reversed as matplotlib's RdBu_r:
+// blue for the most negative score, near white at 0, dark red for the largest
+// (the app centres 0 with a symmetric range, so "lo" = -"hi").
+const RDBU_R = ['#67001f', '#b2182b', '#d6604d', '#f4a582', '#fddbc7', '#f7f7f7',
+                '#d1e5f0', '#92c5de', '#4393c3', '#2166ac', '#053061'].map(hex).reverse();
+export const COLORMAPS = { ylorrd: YLORRD, viridis: VIRIDIS, rdbu_r: RDBU_R };
 
 export const DEFAULT_TOLERANCE = 6;
 

@@ -7,6 +7,7 @@
 #include "ui/explorer/explorer.hpp"
 #include "ui/strings.hpp"
 #include "ui/text_in_use.hpp"
+#include "ui/theme.hpp"
 
 namespace attn::ui {
 
@@ -47,12 +48,10 @@ plot::HeatmapCells draw_heatmap(AppState& state, HeatmapLayout entry, const ImVe
   plot::HeatmapCells cells;
   if (!entry.spec.values || entry.spec.rows <= 0 || entry.spec.cols <= 0) return cells;
   // Small panels (many heads, small windows) give the space to the cells:
-  // no colorbar and no axis titles (the tooltip still names everything).
+  // no axis titles (the tooltip still names everything). The colorbar stays,
+  // slimmer (plot.cpp): without it the colours would mean nothing.
   const float width = size.x > 0 ? size.x : ImGui::GetContentRegionAvail().x + size.x;
-  if (compact_when_narrow && width < ImGui::GetFontSize() * 20) {
-    entry.spec.colorbar = false;
-    entry.spec.row_axis = entry.spec.col_axis = "";
-  }
+  if (compact_when_narrow && width < ImGui::GetFontSize() * 20) entry.spec.row_axis = entry.spec.col_axis = "";
   if (!plot::PlotHeatmap(("##" + entry.name).c_str(), entry.spec, size, &cells)) return cells;
   // Only heatmaps wholly on screen are listed: a panel scrolled half out of
   // its view is clipped, and tests must not look for cells that are hidden.
@@ -67,6 +66,7 @@ plot::HeatmapCells draw_heatmap(AppState& state, HeatmapLayout entry, const ImVe
   entry.spec.values = nullptr;
   entry.spec.row_labels = entry.spec.col_labels = nullptr;
   entry.spec.row_label_valid = entry.spec.col_label_valid = nullptr;
+  entry.zoomable = entry.spec.zoom != nullptr;
   entry.spec.zoom = nullptr;
   entry.spec.tooltip = nullptr;
   state.layout.push_back(std::move(entry));
@@ -77,7 +77,7 @@ void fully_masked_note(const ExplorerResult& result) {
   if (result.fully_masked_queries.empty()) return;
   // softmax of a row of -inf is 0/0: the core returns all-zero weights instead
   // of NaN, and the reader is told why those rows are empty.
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.7f, 0.3f, 0.0f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().notice));
   ImGui::TextWrapped(tr("view.fully_masked.fmt"), int(result.fully_masked_queries.size()));
   ImGui::PopStyleColor();
 }
@@ -124,6 +124,26 @@ ImVec2 grid_cell(int count, int* columns, float min_side) {
   }
   if (columns) *columns = best_columns;
   return best;
+}
+
+bool same_line_if_fits(float width) {
+  const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width > right_edge) return false;
+  ImGui::SameLine();
+  return true;
+}
+
+ImVec2 panel_grid(int count, int max_columns, float min_width, float min_height, int* columns) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 gap = ImGui::GetStyle().ItemSpacing;
+  count = std::max(count, 1);
+  int c = std::clamp(std::min(max_columns, count), 1, count);
+  while (c > 1 && (avail.x - gap.x * float(c - 1)) / float(c) < min_width) --c;
+  const int rows = (count + c - 1) / c;
+  const float w = std::floor((avail.x - gap.x * float(c - 1)) / float(c));
+  const float h = std::floor((avail.y - gap.y * float(rows - 1)) / float(rows));
+  if (columns) *columns = c;
+  return ImVec2(std::max(w, 1.0f), std::max(h, min_height));
 }
 
 }  // namespace attn::ui

@@ -51,7 +51,7 @@ std::vector<StatsRow> stats_table_text(const ExplorerResult& result);
 plot::HeatmapSpec matrix_spec(const Matrix& values, float lo, float hi, gfx::Colormap colormap);
 // Draws entry.spec into `size` (<= 0: fill, as BeginPlot) and lists the entry
 // in state.layout when it is wholly on screen. Small panels (narrow:
-// compact_when_narrow) drop the colorbar and axis titles. Returns the cells
+// compact_when_narrow) drop the axis titles and get a slim colorbar. Returns the cells
 // (hover/click).
 plot::HeatmapCells draw_heatmap(AppState& state, HeatmapLayout entry, const ImVec2& size,
                                 bool compact_when_narrow = true);
@@ -69,5 +69,16 @@ std::string token_label(const ExplorerResult& result, int index);
 // panels have the largest square side; when that side is below min_side the
 // panels keep min_side and the region scrolls. Returns the panel size.
 ImVec2 grid_cell(int count, int* columns, float min_side);
+
+// `count` plot panels in the region, row by row: as many columns (at most
+// max_columns) as keep each panel at least min_width wide, the rows sharing
+// the height but no panel lower than min_height (below that the view
+// scrolls). Returns the panel size; *columns the columns per row.
+ImVec2 panel_grid(int count, int max_columns, float min_width, float min_height, int* columns);
+
+// ImGui::SameLine() if an item `width` wide still fits beside the last one,
+// else nothing (it goes on a new line): rows of controls wrap rather than
+// run past the window's edge. True when it stayed on the line.
+bool same_line_if_fits(float width);
 
 }  // namespace attn::ui

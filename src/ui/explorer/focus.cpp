@@ -9,6 +9,7 @@
 #include "ui/explorer/explorer.hpp"
 #include "ui/panel.hpp"
 #include "ui/strings.hpp"
+#include "ui/theme.hpp"
 
 namespace attn::ui {
 namespace {
@@ -31,8 +32,9 @@ void head_picker(AppState& state, int heads) {
 }
 
 void query_picker(AppState& state, int n) {
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  const float slider_w = ImGui::GetFontSize() * 10;
+  same_line_if_fits(slider_w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(tr("tip.query")).x);
+  ImGui::SetNextItemWidth(slider_w);
   ImGui::SliderInt(tr("tip.query"), &state.selected_query, 0, std::max(0, n - 1), "%d", ImGuiSliderFlags_AlwaysClamp);
   record_control(state, "focus_query");
 }
@@ -66,7 +68,7 @@ void values_table(const ExplorerResult& r, int head, int q) {
   }
   // The sum the rows above make: this query's output row.
   ImGui::TableNextRow();
-  ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(220, 232, 255, 255));
+  ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, current_palette().highlight_row_bg);
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(tr("focus.output"));
   ImGui::TableNextColumn();
@@ -90,10 +92,14 @@ void focus_view(AppState& state) {
   const int head = state.selected_head;
   const Matrix& weights = head < 0 ? r.attention.average_weights : r.attention.heads[std::size_t(head)].weights;
 
+  // The bars above the values; both keep a readable height in a small window (the view scrolls).
   const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float font = ImGui::GetFontSize(), gap = ImGui::GetStyle().ItemSpacing.y;
+  const float bars_h = std::max(std::floor(avail.y * 0.45f), font * 12);
+  const float values_h = std::max(avail.y - bars_h - gap, font * 10);
   char title[160];
   std::snprintf(title, sizeof title, tr("focus.title.fmt"), q, r.tokens[std::size_t(q)].c_str());
-  if (begin_panel("##focus_bars", ImVec2(avail.x, std::floor(avail.y * 0.45f)), title, tr("focus.help"), nullptr)) {
+  if (begin_panel("##focus_bars", ImVec2(avail.x, bars_h), title, tr("focus.help"), nullptr)) {
     std::vector<float> lefts(static_cast<std::size_t>(n));
     for (int k = 0; k < n; ++k) lefts[std::size_t(k)] = float(k) - 0.4f;  // bar k centred on key index k
     if (plot::BeginPlot("##weights", ImVec2(0, 0), plot::PlotFlags_NoLegend)) {
@@ -101,13 +107,13 @@ void focus_view(AppState& state) {
       std::vector<double> centres(static_cast<std::size_t>(n));
       for (int k = 0; k < n; ++k) centres[std::size_t(k)] = k;
       plot::SetupXTicks(centres, r.tokens);
-      plot::SetNextItemColor(head < 0 ? IM_COL32(90, 90, 90, 255) : plot::SeriesColor(head));  // grey: the average
+      plot::SetNextItemColor(head < 0 ? current_palette().neutral : plot::SeriesColor(head));  // grey: the average
       plot::PlotBars(tr("axis.weight"), lefts.data(), weights.data() + std::size_t(q) * std::size_t(n), n, 0.8);
       plot::EndPlot();
     }
   }
   end_panel();
-  if (begin_panel("##focus_values", ImVec2(0, 0), tr("focus.values.title"), tr("focus.help"),
+  if (begin_panel("##focus_values", ImVec2(avail.x, values_h), tr("focus.values.title"), tr("focus.help"),
                   tr("focus.values.formula"))) {
     if (head < 0) ImGui::TextWrapped("%s", tr("focus.values.average"));
     else values_table(r, head, q);

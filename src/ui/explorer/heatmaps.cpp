@@ -81,12 +81,16 @@ void heatmaps_view(AppState& state) {
   // Too many tokens for the pixels, or zoomed in: say which window is shown.
   const plot::HeatmapCells& w = state.zoom_window;
   const int n = int(r.tokens.size());
+  // (Each goes on the line if it fits, else on the next: nothing runs past the edge.)
   if (w.rows > 0 && (w.rows < n || w.cols < n)) {
-    ImGui::SameLine();
-    ImGui::TextDisabled(tr("view.window.fmt"), w.row0, w.row0 + w.rows - 1, w.col0, w.col0 + w.cols - 1, n);
+    char window[160];
+    std::snprintf(window, sizeof window, tr("view.window.fmt"), w.row0, w.row0 + w.rows - 1, w.col0,
+                  w.col0 + w.cols - 1, n);
+    same_line_if_fits(ImGui::CalcTextSize(window).x);
+    ImGui::TextDisabled("%s", window);
   }
   if (state.zoom.zoom > 1.0f) {
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize(tr("view.zoom.reset")).x + ImGui::GetStyle().FramePadding.x * 2);
     if (ImGui::SmallButton(tr("view.zoom.reset"))) state.zoom = plot::HeatmapZoom{};
     record_control(state, "zoom_reset");
   }

@@ -9,6 +9,7 @@
 #include "ui/explorer/explorer.hpp"
 #include "ui/panel.hpp"
 #include "ui/strings.hpp"
+#include "ui/theme.hpp"
 
 namespace attn::ui {
 
@@ -67,7 +68,7 @@ void lines_view(AppState& state) {
     const char* t = r.tokens[std::size_t(i)].c_str();
     const ImU32 color = r.key_valid[std::size_t(i)] ? text : dim;
     const float y = row_y(i) - font * 0.5f;
-    draw->AddText(ImVec2(left_x - font * 0.5f - ImGui::CalcTextSize(t).x, y), i == state.selected_query ? IM_COL32(0, 90, 255, 255) : color, t);
+    draw->AddText(ImVec2(left_x - font * 0.5f - ImGui::CalcTextSize(t).x, y), i == state.selected_query ? current_palette().selection : color, t);
     draw->AddText(ImVec2(right_x + font * 0.5f, y), color, t);
   }
   for (int h = 0; h < heads; ++h) {

@@ -9,6 +9,7 @@
 #include "ui/presets.hpp"
 #include "ui/panel.hpp"
 #include "ui/strings.hpp"
+#include "ui/theme.hpp"
 
 namespace attn::ui {
 namespace {
@@ -95,7 +96,7 @@ void size_controls(AppState& state) {
   if (c.input == Input::Text && c.heads > 0 && c.d_model % c.heads != 0) {
     int below = 0, above = 0;
     nearest_valid_heads(c.d_model, c.heads, below, above);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.1f, 0.1f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().error));
     ImGui::TextWrapped(tr("setup.heads.invalid.fmt"), c.heads, c.d_model);
     ImGui::PopStyleColor();
     const int options[2] = {below, above};
@@ -224,7 +225,7 @@ void setup_panel(AppState& state) {
   mask_controls(state);
   if (!state.error.empty()) {
     // The last good result stays on screen; this says why the change did not apply.
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.8f, 0.0f, 0.0f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().error));
     ImGui::TextWrapped("%s %s", tr("setup.error"), state.error.c_str());
     ImGui::PopStyleColor();
   }

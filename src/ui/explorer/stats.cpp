@@ -60,14 +60,18 @@ void stats_view(AppState& state) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   // Side by side when wide, stacked when narrow.
-  const bool wide = avail.x > ImGui::GetFontSize() * 50;
+  // Stacked, each keeps a readable height (the view scrolls).
+  const float font = ImGui::GetFontSize();
+  const bool wide = avail.x > font * 50;
   const ImVec2 hist_size = wide ? ImVec2(std::floor(avail.x * 0.55f), avail.y)
-                                : ImVec2(avail.x, std::floor(avail.y * 0.5f));
+                                : ImVec2(avail.x, std::max(std::floor(avail.y * 0.5f), font * 14));
+  const ImVec2 table_size =
+      wide ? ImVec2(0, 0) : ImVec2(avail.x, std::max(avail.y - hist_size.y - ImGui::GetStyle().ItemSpacing.y, font * 11));
   if (begin_panel("##stats_hist", hist_size, tr("stats.hist.title"), tr("panel.hist.help"), nullptr))
     histogram_plot(*state.result);
   end_panel();
   if (wide) ImGui::SameLine(0, gap);
-  if (begin_panel("##stats_table", ImVec2(0, 0), tr("stats.table.title"), tr("stats.table.help"),
+  if (begin_panel("##stats_table", table_size, tr("stats.table.title"), tr("stats.table.help"),
                   tr("stats.table.formula")))
     stats_table(state);
   end_panel();

@@ -2,6 +2,10 @@
 // mask (masked cells drawn grey: they are -inf before softmax), then softmax,
 // then x V. Each step is a heatmap with its formula and one sentence; the
 // selected query's row is outlined in every step.
+// Colours: the weights (in [0, 1]) in viridis, as the heatmaps view draws
+// them; every signed matrix (Q, K, V, raw and scaled scores, the output) in
+// the diverging RdBu_r over a range symmetric around 0, so the sign reads at
+// a glance: blue below 0, near white at 0, red above (gfx/colormap.hpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +13,7 @@
 #include "core/statistics.hpp"
 #include "ui/explorer/explorer.hpp"
 #include "ui/strings.hpp"
+#include "ui/theme.hpp"
 
 namespace attn::ui {
 namespace {
@@ -22,6 +27,7 @@ struct Step {
   WeightStats range;
   bool token_columns;  // columns are keys (n x n) rather than dimensions
   bool masked;
+  bool diverging;      // signed values: RdBu_r on [-m, m] rather than viridis on [min, max]
 };
 
 void step_panel(AppState& state, const Step& step, int head, const ImVec2& size) {
@@ -30,7 +36,7 @@ void step_panel(AppState& state, const Step& step, int head, const ImVec2& size)
   ImGui::BeginChild("##step", size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   // Formula in the chapter's blue, wrapped so narrow panels never clip it.
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.12f, 0.28f, 0.58f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().formula));
   ImGui::TextUnformatted(tr(step.title_key));
   ImGui::PopStyleColor();
   ImGui::TextDisabled("%s", tr(step.help_key));
@@ -40,8 +46,10 @@ void step_panel(AppState& state, const Step& step, int head, const ImVec2& size)
   entry.source = step.source;
   entry.head = head;
   entry.masked = step.masked;
+  const gfx::ValueRange symmetric = gfx::symmetric_range(step.range.min, step.range.max);
   plot::HeatmapSpec& spec = entry.spec =
-      matrix_spec(*step.values, step.range.min, step.range.max, gfx::Colormap::Viridis);
+      step.diverging ? matrix_spec(*step.values, symmetric.lo, symmetric.hi, gfx::Colormap::RdBu_r)
+                     : matrix_spec(*step.values, step.range.min, step.range.max, gfx::Colormap::Viridis);
   spec.row_labels = &r.tokens;
   spec.row_label_valid = &r.key_valid;
   spec.col_labels = step.token_columns ? &r.tokens : nullptr;
@@ -75,8 +83,9 @@ void steps_view(AppState& state) {
     ImGui::EndCombo();
   }
   record_control(state, "steps_head");
-  ImGui::SameLine();
-  ImGui::TextUnformatted(selected_query_text(r, state.selected_query).c_str());
+  const std::string selected = selected_query_text(r, state.selected_query);
+  same_line_if_fits(ImGui::CalcTextSize(selected.c_str()).x);
+  ImGui::TextUnformatted(selected.c_str());
 
   fully_masked_note(r);
   const HeadResult& h = r.attention.heads[std::size_t(head)];
@@ -88,20 +97,23 @@ void steps_view(AppState& state) {
       if (!h.allowed(i, j)) masked(i, j) = gfx::kMaskedValue;
   const WeightStats scaled_range = weight_stats(h.scaled_scores);
   const Step steps[] = {
-      {"steps.q", "steps.q.help", "Q", "Q", &h.Q, weight_stats(h.Q), false, false},
-      {"steps.k", "steps.k.help", "K", "K", &h.K, weight_stats(h.K), false, false},
-      {"steps.v", "steps.v.help", "V", "V", &h.V, weight_stats(h.V), false, false},
-      {"steps.scores", "steps.scores.help", "scores", "scores", &h.raw_scores, weight_stats(h.raw_scores), true, false},
-      {"steps.scaled", "steps.scaled.help", "scaled", "scaled_scores", &h.scaled_scores, scaled_range, true, false},
-      {"steps.masked", "steps.masked.help", "masked", "scaled_scores", &masked, scaled_range, true, true},
+      {"steps.q", "steps.q.help", "Q", "Q", &h.Q, weight_stats(h.Q), false, false, true},
+      {"steps.k", "steps.k.help", "K", "K", &h.K, weight_stats(h.K), false, false, true},
+      {"steps.v", "steps.v.help", "V", "V", &h.V, weight_stats(h.V), false, false, true},
+      {"steps.scores", "steps.scores.help", "scores", "scores", &h.raw_scores, weight_stats(h.raw_scores), true, false,
+       true},
+      {"steps.scaled", "steps.scaled.help", "scaled", "scaled_scores", &h.scaled_scores, scaled_range, true, false, true},
+      {"steps.masked", "steps.masked.help", "masked", "scaled_scores", &masked, scaled_range, true, true, true},
       {"steps.weights", "steps.weights.help", "weights", "weights", &h.weights, r.summaries[std::size_t(head)].stats,
-       true, false},
-      {"steps.output", "steps.output.help", "output", "head_output", &h.output, weight_stats(h.output), false, false},
+       true, false, false},
+      {"steps.output", "steps.output.help", "output", "head_output", &h.output, weight_stats(h.output), false, false,
+       true},
   };
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 gap = ImGui::GetStyle().ItemSpacing;
-  // 4 x 2 when there is room, else 2 x 4 with a minimum height (the view scrolls).
-  const int columns = avail.x > ImGui::GetFontSize() * 60 ? 4 : 2;
+  // 4 x 2 when there is room, else 2 x 4 or 8 x 1 with a minimum height (the view scrolls).
+  const float font = ImGui::GetFontSize();
+  const int columns = avail.x > font * 60 ? 4 : avail.x > font * 30 ? 2 : 1;
   const int rows = 8 / columns;
   const float height = std::max(std::floor((avail.y - gap.y * float(rows - 1)) / float(rows)), ImGui::GetFontSize() * 18);
   const ImVec2 size(std::floor((avail.x - gap.x * float(columns - 1)) / float(columns)), height);

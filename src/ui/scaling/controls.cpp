@@ -13,6 +13,7 @@
 #include "ui/panel.hpp"
 #include "ui/scaling/scaling.hpp"
 #include "ui/strings.hpp"
+#include "ui/theme.hpp"
 
 namespace attn::ui {
 namespace {
@@ -159,8 +160,12 @@ void training_controls(AppState& state) {
   ImGui::Text(tr(lab.running ? "scaling.train.running.fmt" : "scaling.train.paused.fmt"), s.steps);
   if (lab.running)
     ImGui::TextDisabled(tr("scaling.train.speed.fmt"), lab.steps_last_frame, lab.train_ms_last_frame);
+  else if (lab.stopped == ScalingLab::Stopped::Converged)
+    ImGui::TextWrapped(tr("scaling.train.stopped.converged.fmt"), lab.stopped_at);
+  else if (lab.stopped == ScalingLab::Stopped::Budget)
+    ImGui::TextWrapped(tr("scaling.train.stopped.budget.fmt"), lab.stopped_at, ScalingLab::kTrainStepBudget);
   if (!lab.train_error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.1f, 0.1f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().error));
     ImGui::TextWrapped("%s %s", tr("setup.error"), lab.train_error.c_str());
     ImGui::PopStyleColor();
   }
@@ -172,7 +177,7 @@ void scaling_setup_panel(AppState& state) {
   ImGui::TextUnformatted(tr("scaling.title"));
   ImGui::SameLine();
   help_marker(tr("scaling.help"));
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.12f, 0.28f, 0.58f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().formula));
   ImGui::TextWrapped("%s", tr("scaling.formula"));
   ImGui::PopStyleColor();
   score_controls(state);

@@ -10,18 +10,22 @@
 
 #include <imgui.h>
 
+#include "ui/explorer/explorer.hpp"
 #include "ui/panel.hpp"
 #include "ui/scaling/scaling.hpp"
 #include "ui/strings.hpp"
+#include "ui/theme.hpp"
 
 namespace attn::ui {
 
-// Colours shared by the lab's plots: raw = orange, scaled = blue (tab10).
+// Colours shared by the lab's plots: raw = orange, scaled = blue (tab10),
+// theory grey, the chapter's d_k values as grey dashes and the reader's
+// d_k as red ones, all from the theme's palette (ui/theme.hpp).
 ImU32 raw_color() { return plot::SeriesColor(1); }
 ImU32 scaled_color() { return plot::SeriesColor(0); }
-ImU32 theory_color() { return IM_COL32(90, 90, 90, 255); }
-ImU32 chapter_color() { return IM_COL32(0, 0, 0, 70); }
-ImU32 current_color() { return IM_COL32(214, 39, 40, 255); }
+ImU32 theory_color() { return current_palette().neutral; }
+ImU32 chapter_color() { return current_palette().reference; }
+ImU32 current_color() { return current_palette().current; }
 
 // "1", "2", ..., "1024" ticks for plots whose x is log2(d_k).
 void setup_log2_dk_axis(const char* y_label) {
@@ -88,7 +92,7 @@ void current_points(const ScalingLab& lab, float raw, float scaled) {
 }
 
 void std_plot(const ScalingLab& lab) {
-  if (!plot::BeginPlot("##fig42_std", ImVec2(0, 0), plot::PlotFlags_LegendWest)) return;
+  if (!plot::BeginPlot("##fig42_std", ImVec2(0, 0))) return;
   setup_log2_dk_axis(tr("scaling.axis.std"));
   // Theory: std(q.k) = sqrt(d_k) raw, 1 scaled; drawn finely along log2(d_k).
   std::vector<float> tx, ty, one;
@@ -113,8 +117,7 @@ void std_plot(const ScalingLab& lab) {
 }
 
 void peak_plot(const ScalingLab& lab) {
-  // Raw peaks climb to the top right, scaled ones stay near 0.68: the legend goes bottom right.
-  if (!plot::BeginPlot("##fig42_peak", ImVec2(0, 0), plot::PlotFlags_LegendSouth)) return;
+  if (!plot::BeginPlot("##fig42_peak", ImVec2(0, 0))) return;
   setup_log2_dk_axis(tr("scaling.axis.peak"));
   plot::SetupAxisLimits(plot::Axis_Y, 0.45, 1.05);
   const Curve c = curve_of(lab.fig42_curve, [](const Figure42Point& p, bool raw) { return raw ? p.raw_peak : p.scaled_peak; });
@@ -137,9 +140,10 @@ void figure42_panels(AppState& state) {
   const ScalingLab& lab = state.scaling;
   if (!lab.current) return;
   const Figure42Dim& dim = *lab.current;
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 gap = ImGui::GetStyle().ItemSpacing;
-  const ImVec2 cell(std::floor((avail.x - gap.x) * 0.5f), std::floor((avail.y - gap.y) * 0.5f));
+  // 2 x 2, or one column with readable plots in a narrow window (the view scrolls).
+  int columns = 2;
+  const ImVec2 cell = panel_grid(4, 2, ImGui::GetFontSize() * 18, ImGui::GetFontSize() * 15, &columns);
   char title[128], formula[160];
 
   // Titles name the d_k the numbers belong to (while a slow drag waits, the last one computed).
@@ -149,7 +153,7 @@ void figure42_panels(AppState& state) {
   if (begin_panel("##fig42_raw", cell, title, tr("scaling.fig42.raw.help"), formula))
     score_histogram("##raw_hist", dim.raw_hist, raw_color(), tr("scaling.axis.raw"));
   end_panel();
-  ImGui::SameLine(0, gap.x);
+  if (columns > 1) ImGui::SameLine(0, gap.x);
   std::snprintf(title, sizeof title, tr("scaling.fig42.scaled.title.fmt"), dim.d_k);
   std::snprintf(formula, sizeof formula, tr("scaling.fig42.scaled.formula.fmt"), double(dim.scaled_std));
   if (begin_panel("##fig42_scaled", cell, title, tr("scaling.fig42.scaled.help"), formula))
@@ -160,7 +164,7 @@ void figure42_panels(AppState& state) {
                   tr("scaling.fig42.std.formula")))
     std_plot(lab);
   end_panel();
-  ImGui::SameLine(0, gap.x);
+  if (columns > 1) ImGui::SameLine(0, gap.x);
   if (begin_panel("##fig42_peak_panel", ImVec2(cell.x, cell.y), tr("scaling.fig42.peak.title"),
                   tr("scaling.fig42.peak.help"), tr("scaling.fig42.peak.formula")))
     peak_plot(lab);

@@ -61,6 +61,7 @@ int lab_trained_steps(const ScalingLab& lab) {
 
 void training_reset(ScalingLab& lab) {
   lab.running = false;
+  lab.stopped = ScalingLab::Stopped::No;
   lab.scaled_model.reset();
   lab.unscaled_model.reset();
   lab.scaled_example = Matrix();
@@ -129,7 +130,11 @@ nlohmann::json scaling_state_json(const ScalingLab& lab) {
   auto model = [](const Trainer* trainer, float eval) {
     return trainer ? json::parse(api::dump(api::trained_model_json(*trainer, eval, false))) : json(nullptr);
   };
+  const char* stopped = lab.stopped == ScalingLab::Stopped::Converged ? "converged"
+                        : lab.stopped == ScalingLab::Stopped::Budget  ? "budget"
+                                                                      : nullptr;
   out["training"] = {{"running", lab.running},
+                     {"stopped", stopped ? json(stopped) : json(nullptr)},
                      {"steps", lab_trained_steps(lab)},
                      {"error", lab.train_error},
                      {"steps_last_frame", lab.steps_last_frame},

@@ -95,6 +95,12 @@ struct ScalingLab {
   std::unique_ptr<Trainer> scaled_model, unscaled_model;
   std::string train_error;       // check_train_config's message, "" when fine
   bool running = false;
+  // Training stops by itself: when both models have converged
+  // (training_converged) or after kTrainStepBudget steps per start.
+  static constexpr int kTrainStepBudget = 5000;
+  int run_until = -1;            // the step count this start stops at (-1: not running)
+  enum class Stopped { No, Converged, Budget } stopped = Stopped::No;
+  int stopped_at = 0;
   double train_ms_last_frame = 0;
   int steps_last_frame = 0;
   // Example attention (seq_len x seq_len) of each model, refreshed when it steps.

@@ -12,9 +12,11 @@
 
 #include <imgui.h>
 
+#include "ui/explorer/explorer.hpp"
 #include "ui/panel.hpp"
 #include "ui/scaling/scaling.hpp"
 #include "ui/strings.hpp"
+#include "ui/theme.hpp"
 
 namespace attn::ui {
 namespace {
@@ -31,12 +33,7 @@ std::string format_weight(float value) {
 void row_plot(const ScalingLab& lab) {
   const AttentionRow& row = *lab.row;
   const int n = int(row.raw_weights.size());
-  // The legend is a line of coloured text above the plot: inside it would
-  // cover the tallest bar, which can be any key.
-  ImGui::TextColored(ImColor(raw_color()), "%s", tr("scaling.legend.raw_softmax"));
-  ImGui::SameLine();
-  ImGui::TextColored(ImColor(scaled_color()), "%s", tr("scaling.legend.scaled_softmax"));
-  if (!plot::BeginPlot("##attention_row", ImVec2(0, 0), plot::PlotFlags_NoLegend)) return;
+  if (!plot::BeginPlot("##attention_row", ImVec2(0, 0))) return;  // the legend sits above the bars
   plot::SetupAxes(tr("scaling.axis.key"), tr("axis.weight"));
   plot::SetupAxisLimits(plot::Axis_Y, 0.0, 1.05);
   std::vector<double> ticks;
@@ -112,7 +109,7 @@ void stability_panel(AppState& state) {
   for (float w : lab.naive) bad += std::isfinite(w) ? 0 : 1;
 
   ImGui::TextWrapped(tr("scaling.stability.largest.fmt"), row.d_k, double(largest), overflow_at);
-  ImGui::PushStyleColor(ImGuiCol_Text, naive_ok ? ImVec4(0.1f, 0.45f, 0.1f, 1.0f) : ImVec4(0.75f, 0.1f, 0.1f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(naive_ok ? current_palette().success : current_palette().error));
   if (naive_ok) ImGui::TextWrapped("%s", tr("scaling.stability.ok"));
   else ImGui::TextWrapped(tr("scaling.stability.overflow.fmt"), bad, int(lab.naive.size()));
   ImGui::PopStyleColor();
@@ -152,9 +149,10 @@ float jacobian_of(const Saturation& s, bool raw) { return raw ? s.raw_jacobian_n
 void saturation_panels(AppState& state) {
   const ScalingLab& lab = state.scaling;
   if (!lab.row) return;
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 gap = ImGui::GetStyle().ItemSpacing;
-  const ImVec2 cell(std::floor((avail.x - gap.x) * 0.5f), std::floor((avail.y - gap.y) * 0.5f));
+  // 2 x 2, or one column with readable plots in a narrow window (the view scrolls).
+  int columns = 2;
+  const ImVec2 cell = panel_grid(4, 2, ImGui::GetFontSize() * 18, ImGui::GetFontSize() * 15, &columns);
   // The largest entropy, ln n: a uniform row over n keys.
   const std::vector<float> uniform(std::size_t(lab.n_keys), 1.0f / float(lab.n_keys));
   char title[128];
@@ -162,21 +160,20 @@ void saturation_panels(AppState& state) {
   std::snprintf(title, sizeof title, tr("scaling.row.title.fmt"), lab.n_keys, lab.row->d_k);
   if (begin_panel("##scaling_row", cell, title, tr("scaling.row.help"), tr("scaling.row.formula"))) row_plot(lab);
   end_panel();
-  ImGui::SameLine(0, gap.x);
+  if (columns > 1) ImGui::SameLine(0, gap.x);
   std::snprintf(title, sizeof title, tr("scaling.entropy.title.fmt"), lab.n_keys);
   if (begin_panel("##scaling_entropy", cell, title, tr("scaling.entropy.help"), tr("scaling.entropy.formula")))
     saturation_plot("##entropy_plot", lab, tr("scaling.axis.entropy"), entropy(uniform),
-                    tr("scaling.legend.uniform_entropy"), entropy_of, plot::PlotFlags_LegendWest | plot::PlotFlags_LegendSouth);
+                    tr("scaling.legend.uniform_entropy"), entropy_of, plot::PlotFlags_None);
   end_panel();
 
   if (begin_panel("##scaling_jacobian", cell, tr("scaling.jacobian.title"), tr("scaling.jacobian.help"),
                   tr("scaling.jacobian.formula")))
     // No reference line: ||J||_F is not largest for a uniform row (two keys at
     // 0.5 give 0.5, a uniform row over n keys about 1/sqrt(n)); it is 0 one-hot.
-    saturation_plot("##jacobian_plot", lab, tr("scaling.axis.jacobian"), 0.0f, nullptr, jacobian_of,
-                    plot::PlotFlags_LegendWest | plot::PlotFlags_LegendSouth);
+    saturation_plot("##jacobian_plot", lab, tr("scaling.axis.jacobian"), 0.0f, nullptr, jacobian_of, plot::PlotFlags_None);
   end_panel();
-  ImGui::SameLine(0, gap.x);
+  if (columns > 1) ImGui::SameLine(0, gap.x);
   if (begin_panel("##scaling_stability", cell, tr("scaling.stability.title"), tr("scaling.stability.help"),
                   tr("scaling.stability.formula")))
     stability_panel(state);

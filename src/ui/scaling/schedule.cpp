@@ -144,6 +144,18 @@ void scaling_update(AppState& state, bool visible, bool fill_curves) {
   if (lab.panel == ScalingPanel::Saturation) update_saturation(lab, start);
 }
 
+bool scaling_busy(const ScalingLab& lab, bool visible) {
+  if (lab.running) return true;
+  if (!visible) return false;
+  const std::size_t grid = scaling_grid().size();
+  const bool figure42 = lab.current_d_k != lab.d_k || lab.current_samples != lab.samples ||
+                        lab.curve_samples != lab.samples || lab.fig42_curve.size() < grid;
+  const bool saturation = lab.panel == ScalingPanel::Saturation &&
+                          (lab.saturation_d_k != lab.d_k || lab.saturation_keys != lab.n_keys ||
+                           lab.saturation_curve.size() < grid);
+  return figure42 || saturation;
+}
+
 void scaling_train(AppState& state, bool visible) {
   ScalingLab& lab = state.scaling;
   // Whole step pairs until the budget is used (at least one pair, so a slow
@@ -151,11 +163,23 @@ void scaling_train(AppState& state, bool visible) {
   lab.steps_last_frame = 0;
   const Clock::time_point start = Clock::now();
   if (lab.running && ensure_trainers(lab)) {
+    if (lab.run_until < 0) {
+      lab.run_until = lab_trained_steps(lab) + ScalingLab::kTrainStepBudget;
+      lab.stopped = ScalingLab::Stopped::No;
+    }
     do {
       training_step(lab);
       ++lab.steps_last_frame;
-    } while (ms_since(start) < kTrainBudgetMs);
+    } while (ms_since(start) < kTrainBudgetMs && lab_trained_steps(lab) < lab.run_until);
+    const bool converged = training_converged(lab.scaled_model->history()) &&
+                           training_converged(lab.unscaled_model->history());
+    if (converged || lab_trained_steps(lab) >= lab.run_until) {
+      lab.running = false;
+      lab.stopped = converged ? ScalingLab::Stopped::Converged : ScalingLab::Stopped::Budget;
+      lab.stopped_at = lab_trained_steps(lab);
+    }
   }
+  if (!lab.running) lab.run_until = -1;
   lab.train_ms_last_frame = ms_since(start);
   if (visible) ensure_trainers(lab);
   if (visible || lab.running) refresh_training_views(lab);

@@ -42,12 +42,10 @@ Series series(const Trainer* trainer, float TrainStepStats::*field) {
   return s;
 }
 
-// The legend only on the loss plot (bottom left, under the falling curve):
+// The legend only on the loss plot (the plot layer puts it above the curves):
 // the summary table above names the colours too.
 void curve_plot(const char* id, const ScalingLab& lab, const char* y_label, float TrainStepStats::*field,
                 bool unit_range, int flags) {
-  // A short plot has no room for a legend over its curves.
-  if (ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * 11) flags |= plot::PlotFlags_NoLegend;
   if (!plot::BeginPlot(id, ImVec2(0, 0), flags)) return;
   plot::SetupAxes(tr("scaling.axis.step"), y_label);
   if (unit_range) plot::SetupAxisLimits(plot::Axis_Y, 0.0, 1.05);
@@ -69,14 +67,22 @@ std::string eval_text(float accuracy) {
 }
 
 void summary_table(const ScalingLab& lab) {
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame;
-  if (!ImGui::BeginTable("##training_summary", 6, flags)) return;
-  ImGui::TableSetupColumn(tr("scaling.table.model"));
-  ImGui::TableSetupColumn(tr("scaling.table.steps"));
-  ImGui::TableSetupColumn(tr("scaling.table.loss"));
-  ImGui::TableSetupColumn(tr("scaling.table.accuracy"));
-  ImGui::TableSetupColumn(tr("scaling.table.grad"));
-  ImGui::TableSetupColumn(tr("scaling.table.eval"));
+  const char* headers[] = {"scaling.table.model", "scaling.table.steps", "scaling.table.loss",
+                           "scaling.table.accuracy", "scaling.table.grad", "scaling.table.eval"};
+  // Columns as wide as their header or a value ("100.0 %"); when that is
+  // wider than the window, the table scrolls sideways instead of cutting them.
+  const float cell_pad = ImGui::GetStyle().CellPadding.x * 2 + 1;
+  float natural = 0;
+  for (const char* key : headers)
+    natural += std::max(ImGui::CalcTextSize(tr(key)).x, ImGui::CalcTextSize("100.0 %").x) + cell_pad;
+  const bool scroll = natural > ImGui::GetContentRegionAvail().x;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                (scroll ? ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit
+                                        : ImGuiTableFlags_SizingStretchSame);
+  // Header and two rows, plus the scrollbar when there is one.
+  const float height = scroll ? ImGui::GetFrameHeight() * 3 + ImGui::GetStyle().ScrollbarSize + 2 : 0.0f;
+  if (!ImGui::BeginTable("##training_summary", 6, flags, ImVec2(0, height))) return;
+  for (const char* key : headers) ImGui::TableSetupColumn(tr(key));
   ImGui::TableHeadersRow();
   const struct {
     const char* name;
@@ -111,7 +117,9 @@ void example_heatmap(AppState& state, const char* name, const Matrix& weights) {
   const ScalingLab& lab = state.scaling;
   HeatmapLayout entry;
   entry.name = name;
-  plot::HeatmapSpec& spec = entry.spec = matrix_spec(weights, 0.0f, 1.0f, gfx::Colormap::YlOrRd);
+  // Attention weights in viridis, as in the explorer (gfx/colormap.hpp): a
+  // dark low end, so a mostly-zero matrix does not glare in the dark theme.
+  plot::HeatmapSpec& spec = entry.spec = matrix_spec(weights, 0.0f, 1.0f, gfx::Colormap::Viridis);
   spec.row_labels = spec.col_labels = &lab.example_tokens;
   spec.row_axis = tr("axis.query");
   spec.col_axis = tr("axis.key");
@@ -125,21 +133,26 @@ void training_panels(AppState& state) {
   const ScalingLab& lab = state.scaling;
   char title[160];
   std::snprintf(title, sizeof title, tr("scaling.train.header.fmt"), lab.train_d_k, double(lab.learning_rate));
+  ImGui::PushTextWrapPos(0.0f);  // a narrow window wraps the line instead of cutting it
   ImGui::TextUnformatted(title);
-  ImGui::SameLine();
+  ImGui::PopTextWrapPos();
+  same_line_if_fits(ImGui::CalcTextSize("(?)").x);
   help_marker(tr("scaling.train.help"));
   summary_table(lab);
 
+  // The curves left, each model's attention right; in a narrow window one
+  // column, every panel at a readable minimum height (the view scrolls).
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 gap = ImGui::GetStyle().ItemSpacing;
-  const float left_w = std::floor((avail.x - gap.x) * 0.55f);
-  const float plot_h = std::floor((avail.y - 2 * gap.y) / 3.0f);
+  const float font = ImGui::GetFontSize();
+  const bool side_by_side = avail.x >= font * 40;
+  const float left_w = side_by_side ? std::floor((avail.x - gap.x) * 0.55f) : avail.x;
+  const float plot_h = std::max(std::floor((avail.y - 2 * gap.y) / 3.0f), font * 9);
 
   ImGui::BeginGroup();
   if (begin_panel("##train_loss", ImVec2(left_w, plot_h), tr("scaling.loss.title"), tr("scaling.loss.help"),
                   tr("scaling.loss.formula")))
-    curve_plot("##loss_plot", lab, tr("scaling.axis.loss"), &TrainStepStats::loss, false,
-               plot::PlotFlags_LegendWest | plot::PlotFlags_LegendSouth);
+    curve_plot("##loss_plot", lab, tr("scaling.axis.loss"), &TrainStepStats::loss, false, plot::PlotFlags_None);
   end_panel();
   if (begin_panel("##train_accuracy", ImVec2(left_w, plot_h), tr("scaling.accuracy.title"),
                   tr("scaling.accuracy.help"), nullptr))
@@ -150,9 +163,9 @@ void training_panels(AppState& state) {
   end_panel();
   ImGui::EndGroup();
 
-  ImGui::SameLine(0, gap.x);
+  if (side_by_side) ImGui::SameLine(0, gap.x);
   ImGui::BeginGroup();
-  const float map_h = std::floor((avail.y - gap.y) * 0.5f);
+  const float map_h = side_by_side ? std::max(std::floor((avail.y - gap.y) * 0.5f), font * 12) : font * 16;
   if (begin_panel("##train_map_scaled", ImVec2(0, map_h), tr("scaling.map.scaled.title"), tr("scaling.map.help"),
                   nullptr) &&
       lab.scaled_example.size() > 0)

@@ -47,16 +47,25 @@ std::string scaling_panel_ids() { return join_ids(panels()); }
 
 void scaling_view(AppState& state) {
   ScalingLab& lab = state.scaling;
+  // Only the figure (?controls=none): the open panel, without the tabs.
+  if (state.controls_mode == ControlsMode::None) {
+    for (const PanelSpec& spec : panels())
+      if (spec.panel == lab.panel) spec.draw(state);
+    return;
+  }
   std::vector<TabItem> tabs;
   int selected = 0;
   for (const PanelSpec& spec : panels()) {
     if (spec.panel == lab.panel) selected = int(tabs.size());
     tabs.push_back({spec.label_key, std::string("scaling_tab_") + spec.id});
   }
-  tab_bar(state, "##scaling_panels", tabs, &selected, &lab.select_panel_frames, "##scaling_panel", [&](int i) {
-    lab.panel = panels()[std::size_t(i)].panel;
-    panels()[std::size_t(i)].draw(state);
-  });
+  tab_bar(
+      state, "##scaling_panels", tabs, &selected, &lab.select_panel_frames, "##scaling_panel",
+      [&](int i) {
+        lab.panel = panels()[std::size_t(i)].panel;
+        panels()[std::size_t(i)].draw(state);
+      },
+      nullptr, nullptr, "scaling_tab_combo");
   lab.panel = panels()[std::size_t(selected)].panel;
 }
 

@@ -1,0 +1,269 @@
+// Start-up options (the desktop's flags, the page's URL parameters) and the
+// views table they name views from.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <set>
+
+#include "ui/app.hpp"
+#include "core/explorer_fields.hpp"
+#include "ui/presets.hpp"
+#include "ui/lab_state.hpp"
+#include "ui/strings.hpp"
+
+namespace attn::ui {
+namespace {
+
+TEST_CASE("every view has a unique id that round-trips") {
+  std::set<std::string> ids;
+  for (const ViewSpec& spec : views()) {
+    CHECK(ids.insert(spec.id).second);
+    View view = View::Heatmaps;
+    CHECK(view_from_id(spec.id, &view));
+    CHECK(view == spec.view);
+    CHECK(std::string(view_id(spec.view)) == spec.id);
+    CHECK(bool(spec.draw));
+  }
+  std::string joined;
+  for (const ViewSpec& spec : views()) joined += (joined.empty() ? "" : "|") + std::string(spec.id);
+  CHECK(view_ids() == joined);
+}
+
+TEST_CASE("a URL means what it says") {
+  AppState state;
+  const auto notes = apply_url_query(
+      state, "?text=%E6%88%91%E7%88%B1%E8%87%AA%E7%84%B6%E8%AF%AD%E8%A8%80%E5%A4%84%E7%90%86&d_model=16&heads=2"
+             "&mask=causal&seed=7&view=steps&dk=256&panel=training&lang=en&theme=dark&controls=none&query=3");
+  CHECK(notes.empty());
+  CHECK(state.config.input == Input::Text);
+  CHECK(state.config.text == "我爱自然语言处理");
+  CHECK(state.config.d_model == 16);
+  CHECK(state.config.heads == 2);
+  CHECK(state.config.mask == Mask::Kind::Causal);
+  CHECK(state.config.seed == 7);
+  CHECK(state.view == View::Steps);
+  CHECK(state.scaling.d_k == 256);
+  CHECK(state.scaling.panel == ScalingPanel::Training);
+  CHECK(state.theme == Theme::Dark);
+  CHECK(state.controls_mode == ControlsMode::None);
+  CHECK(state.selected_query == 3);
+}
+
+TEST_CASE("bad URL values are named with what was used instead; numbers are clamped") {
+  AppState state;
+  const auto notes = apply_url_query(state, "view=nonsense&preset=zzz&dk=-5&d_model=5000&heads=x&mask=diagonal"
+                                            "&colour=red&zoom=0.5,0,0&config=%7B");
+  REQUIRE(notes.size() == 9);
+  CHECK(notes[0] == "preset: 'zzz' is not a preset (" + preset_ids() + "); kept the current config");
+  CHECK(notes[1].rfind("config: ", 0) == 0);
+  CHECK(notes[2].rfind("view: \"nonsense\"", 0) == 0);
+  CHECK(notes[2].find("; using \"heatmaps\"") != std::string::npos);
+  CHECK(notes[3] == "dk: -5 is outside 1..1024; using 1");
+  CHECK(notes[4] == "d_model: 5000 is outside 1..1024; using 1024");
+  CHECK(notes[5].rfind("heads: ", 0) == 0);
+  CHECK(notes[5].find("; using 4") != std::string::npos);
+  CHECK(notes[6].rfind("mask: ", 0) == 0);
+  CHECK(notes[6].find("; using \"none\"") != std::string::npos);
+  CHECK(notes[7] == "colour: unknown parameter; ignored");
+  CHECK(notes[8] == "zoom: [0.5,0,0] is out of range; using [1.0,0.0,0.0]");
+  CHECK(state.scaling.d_k == 1);
+  CHECK(state.config.d_model == 1024);
+  CHECK(state.config.heads == 4);
+  CHECK(state.view == View::Heatmaps);
+}
+
+TEST_CASE("a custom mask and appended pads have a compact URL form") {
+  // [[1,0],[1,1]]: bits 1011 -> byte 0xB0 -> base64url "sA" (101100 = 44 = 's', 00|0000 = 'A').
+  const nlohmann::json rows = {{1, 0}, {1, 1}};
+  CHECK(url_value("mask", StateJson(rows)) == "custom.2.sA");
+  CHECK(value_from_url("mask", "custom.2.sA") == rows);
+  CHECK(url_value("mask", StateJson({{"pad", 3}})) == "pad.3");
+  CHECK(value_from_url("mask", "pad.3") == nlohmann::json({{"pad", 3}}));
+  CHECK(value_from_url("mask", "causal") == "causal");
+  CHECK(value_from_url("mask", "[[1,0],[1,1]]") == rows);  // the JSON form works too
+  CHECK(value_from_url("mask", "custom.2.s") == "custom.2.s");  // too short: left for the reader to reject
+  CHECK(value_from_url("zoom", "2,3,0") == nlohmann::json({2, 3, 0}));
+  CHECK(value_from_url("text", "123") == "123");  // text stays text
+  CHECK(value_from_url("seed", "7") == 7);
+  CHECK(percent_encode("a b&我") == "a%20b%26%E6%88%91");
+  const auto params = parse_query("?a=1+2&b=%E6%88%91&c&=x");
+  REQUIRE(params.size() == 4);
+  CHECK(params[0] == std::pair<std::string, std::string>{"a", "1 2"});
+  CHECK(params[1].second == "我");
+  CHECK(params[2] == std::pair<std::string, std::string>{"c", ""});
+}
+
+// A random state, set through the same fields a host page sets.
+nlohmann::json random_fields(std::mt19937& rng) {
+  auto pick = [&](int n) { return int(rng() % unsigned(n)); };
+  const char* texts[] = {"The cat sat on the mat", "我爱自然语言处理", "a b c d e", "猫坐在垫子上。 It sat.",
+                         "x & y = z?", "100% sure"};
+  nlohmann::json f;
+  if (pick(5) == 0) {
+    f["experiment"] = pick(2) ? "fig41" : "causal";
+  } else {
+    f["text"] = texts[pick(6)];
+    const int d_model = 8 << pick(3);
+    f["d_model"] = d_model;
+    f["heads"] = 1 << pick(3);
+    f["seed"] = pick(100000);
+    f["projection"] = pick(2) ? "random" : "identity";
+    f["positions"] = bool(pick(2));
+    const int tokens = int(explorer_tokens([&] {
+                             ExplorerConfig c;
+                             c.text = f["text"];
+                             return c;
+                           }()).size());
+    const int kind = pick(5);
+    if (kind == 0) f["mask"] = "causal";
+    if (kind == 1) f["mask"] = {{"pad", pick(4)}};
+    if (kind == 2) {
+      nlohmann::json rows = nlohmann::json::array();
+      for (int r = 0; r < tokens; ++r) {
+        nlohmann::json row = nlohmann::json::array();
+        for (int c = 0; c < tokens; ++c) row.push_back(pick(2));
+        rows.push_back(row);
+      }
+      f["mask"] = rows;
+    }
+  }
+  f["temperature"] = std::vector<double>{1.0, 0.5, 2.5, 0.125, 7.0}[std::size_t(pick(5))];
+  f["scale"] = pick(3) == 0 ? nlohmann::json("none") : pick(2) ? nlohmann::json("sqrt") : nlohmann::json(0.25);
+  f["head"] = pick(3) - 1;
+  f["query"] = pick(4);
+  f["zoom"] = {1 + pick(3), pick(3), pick(2)};
+  f["view"] = std::vector<const char*>{"heatmaps", "focus", "steps", "lines", "stats", "chapter", "scaling"}[std::size_t(pick(7))];
+  f["panel"] = std::vector<const char*>{"fig42", "saturation", "training"}[std::size_t(pick(3))];
+  f["dk"] = 1 + pick(1024);
+  f["samples"] = scaling_sample_counts()[std::size_t(pick(5))];
+  f["keys"] = 2 + pick(255);
+  f["train_dk"] = training_dims()[std::size_t(pick(6))];
+  f["train_lr"] = std::vector<double>{0.003, 0.01, 0.0001, 0.05}[std::size_t(pick(4))];
+  f["train_seed"] = pick(1000);
+  f["theme"] = pick(2) ? "light" : "dark";
+  f["controls"] = std::vector<const char*>{"full", "compact", "none"}[std::size_t(pick(3))];
+  return f;
+}
+
+TEST_CASE("50 random states survive state -> URL -> fresh state, and get() -> set()") {
+  std::mt19937 rng(20261130);
+  const StateJson start = state_fields_json(AppState{});
+  for (int i = 0; i < 50; ++i) {
+    AppState state;
+    const nlohmann::json fields = random_fields(rng);
+    CAPTURE(fields.dump());
+    REQUIRE(apply_state_fields(state, fields) == "");
+    const StateJson expected = state_fields_json(state);
+    const std::string query = url_query(state, start);
+    CAPTURE(query);
+    AppState loaded;
+    CHECK(apply_url_query(loaded, query).empty());
+    CHECK(state_fields_json(loaded) == expected);
+    CHECK(same_config(loaded.config, state.config));
+    AppState copied;
+    CHECK(apply_state_fields(copied, nlohmann::json::parse(expected.dump())) == "");
+    CHECK(state_fields_json(copied) == expected);
+  }
+  set_language("en");
+}
+
+TEST_CASE("set() applies all fields or none") {
+  AppState state;
+  const StateJson before = state_fields_json(state);
+  CHECK(apply_state_fields(state, {{"d_model", 16}, {"view", "nonsense"}}).rfind("view: ", 0) == 0);
+  CHECK(apply_state_fields(state, {{"view", "steps"}, {"d_model", -3}}).rfind("d_model: ", 0) == 0);
+  CHECK(apply_state_fields(state, {{"view", "steps"}, {"dk", 5000}}) == "dk: 5000 is outside 1..1024");
+  CHECK(apply_state_fields(state, {{"view", "steps"}, {"bogus", 1}}) == "bogus: unknown field");
+  CHECK(apply_state_fields(state, nlohmann::json::array()).rfind("state: expected a JSON object", 0) == 0);
+  CHECK(state_fields_json(state) == before);
+  // A partial change keeps everything else; "experiment" drops the text-only fields.
+  CHECK(apply_state_fields(state, {{"mask", "causal"}, {"view", "steps"}}) == "");
+  CHECK(state.config.mask == Mask::Kind::Causal);
+  CHECK(state.config.text == "The cat sat on the mat");
+  CHECK(state.view == View::Steps);
+  CHECK(apply_state_fields(state, {{"experiment", "fig41"}}) == "");
+  CHECK(state.config.input == Input::Figure41);
+  CHECK(state.config.mask == Mask::Kind::Causal);
+  CHECK(apply_state_fields(state, {{"text", "a b"}}) == "");
+  CHECK(state.config.input == Input::Text);
+}
+
+TEST_CASE("the URL leaves out what a fresh load already has") {
+  AppState state;
+  const StateJson start = state_fields_json(state);
+  CHECK(url_query(state, start).empty());
+  state.config.heads = 2;
+  state.view = View::Steps;
+  CHECK(url_query(state, start) == "heads=2&view=steps");
+}
+
+}  // namespace
+}  // namespace attn::ui
+
+namespace attn::ui {
+namespace {
+
+TEST_CASE("string tables: every language has every English key, and tr() falls back") {
+  const Language& english = english_strings();
+  REQUIRE(english.count > 100);
+  for (const Language& language : languages()) {
+    const std::string code = language.code;
+    CAPTURE(code);
+    std::set<std::string> keys;
+    for (std::size_t i = 0; i < language.count; ++i) CHECK(keys.insert(language.entries[i].key).second);
+    for (std::size_t i = 0; i < english.count; ++i) CHECK(keys.count(english.entries[i].key) == 1);
+  }
+  CHECK(set_language("en"));
+  CHECK(!set_language("no-such-language"));
+  CHECK(std::string(current_language().code) == "en");
+  CHECK(std::string(tr("tab.heatmaps")) == "Heatmaps");
+  CHECK(std::string(tr("no.such.key")) == "no.such.key");
+}
+
+}  // namespace
+}  // namespace attn::ui
+
+namespace attn::ui {
+namespace {
+
+TEST_CASE("presets are data: every one parses, runs, and does not depend on the language") {
+  CHECK(presets_error().empty());
+  REQUIRE(presets().size() >= 10);
+  std::set<std::string> ids;
+  int chinese = 0;
+  for (const Preset& preset : presets()) {
+    CAPTURE(preset.id);
+    CHECK(ids.insert(preset.id).second);
+    CHECK(check_explorer_config(preset.config).empty());
+    if (preset.id.rfind("zh_", 0) == 0) ++chinese;
+    // The same config whatever the interface language; an experiment leaves
+    // no stale sentence in the box.
+    ExplorerConfig expected = preset.config;
+    if (expected.input != Input::Text) expected.text.clear();
+    for (const Language& language : languages()) {
+      REQUIRE(set_language(language.code));
+      AppState state;
+      REQUIRE(apply_preset(state, preset.id));
+      CHECK(same_config(state.config, expected));
+    }
+    set_language("en");
+  }
+  CHECK(chinese >= 4);
+  AppState state;
+  CHECK(apply_preset(state, "zh_padded"));
+  CHECK(state.config.text == "我爱自然语言处理");
+  CHECK(state.config.pads == 4);
+}
+
+TEST_CASE("the interface language is a state field") {
+  AppState state;
+  CHECK(apply_url_query(state, "lang=en").empty());
+  CHECK(std::string(current_language().code) == "en");
+  const std::vector<std::string> problems = apply_url_query(state, "lang=klingon");
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0] == "lang: \"klingon\" is not one of \"en\", \"zh\"; using \"en\"");
+  CHECK(std::string(current_language().code) == "en");
+}
+
+}  // namespace
+}  // namespace attn::ui

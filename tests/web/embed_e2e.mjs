@@ -1,0 +1,171 @@
+// Embedding: the lab inside other pages.
+//  1. A host page on another origin (a second server, another port) drives a
+//     figure through web/embed.js: set, get, change. Messages from a third
+//     origin (a sibling frame) and malformed messages change nothing.
+//  2. The example chapter (textbook.html, three figures): the wheel over a
+//     figure scrolls the chapter, Tab goes into a figure and out again, an
+//     off-screen figure draws no frames, an idle visible one a handful at
+//     most; the page's CPU time while idle is printed (Chrome's metrics).
+// usage: node embed_e2e.mjs <web build dir> <artefacts dir>
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
+import { serveDirectory } from './static_server.mjs';
+
+const [webDir, artefactsDir] = process.argv.slice(2);
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+// The host page (origin B) embeds the lab (origin A) and a third-origin frame (origin C).
+async function hostPages(labUrl) {
+  const dir = await mkdtemp(join(tmpdir(), 'attn-host-'));
+  await writeFile(join(dir, 'host.html'), `<!doctype html><meta charset="utf-8"><title>host</title>
+<div id="slot" style="width:700px;height:450px"></div>
+<iframe id="third" style="width:10px;height:10px"></iframe>
+<script src="${labUrl}embed.js"></script>
+<script>
+  window.changes = [];
+  window.readyState = null;
+  window.figure = AttentionLab.embed(document.getElementById('slot'),
+    { state: { text: 'the cat sat', heads: 2, d_model: 8, view: 'heatmaps' }, controls: 'none', lang: 'en', loading: 'eager' });
+  figure.on('ready', (s) => { window.readyState = s; }).on('change', (s) => window.changes.push(s));
+</script>`);
+  await writeFile(join(dir, 'third.html'), `<!doctype html><meta charset="utf-8"><script>
+  window.addEventListener('message', (e) => {
+    // Asked by the test: post a set() to the lab frame, a sibling of this one.
+    for (let i = 0; i < parent.frames.length; ++i)
+      if (parent.frames[i] !== window)
+        parent.frames[i].postMessage({ attentionLab: 1, type: 'set', id: 99, state: { mask: 'none' } }, '*');
+  });
+</script>`);
+  return dir;
+}
+
+async function hostTest(c, page, labUrl) {
+  const dir = await hostPages(labUrl);
+  const host = await serveDirectory(dir);
+  const third = await serveDirectory(dir);
+  try {
+    await page.goto(host.url + 'host.html');
+    await page.evaluate((u) => { document.getElementById('third').src = u; }, third.url + 'third.html');
+    await page.waitForFunction(() => window.readyState !== null, null, { timeout: READY_TIMEOUT_MS });
+    const ready = await page.evaluate(() => window.readyState);
+    c.check(ready.text === 'the cat sat' && ready.heads === 2 && ready.d_model === 8 && ready.controls === 'none',
+            'embed(): the figure starts in the state given (ready event)', JSON.stringify(ready));
+    const frame = page.frames().find((f) => f.url().startsWith(labUrl));
+    const labState = () => frame.evaluate(() => window.attentionLab.get());
+
+    const set = await page.evaluate(() => figure.set({ mask: 'causal', view: 'steps', query: 2 }));
+    c.check(set.mask === 'causal' && set.view === 'steps' && set.query === 2, 'set() resolves with the new state',
+            JSON.stringify(set));
+    const inside = await labState();
+    c.check(inside.mask === 'causal' && inside.view === 'steps', 'set() changed the lab itself');
+    const got = await page.evaluate(() => figure.get());
+    c.check(JSON.stringify(got) === JSON.stringify(inside), 'get() returns the lab\'s state');
+    await page.waitForFunction(() => window.changes.some((s) => s.mask === 'causal'), null, { timeout: 10_000 });
+    c.check(true, 'a change event reports the new state');
+
+    const rejected = await page.evaluate(() => figure.set({ view: 'heatmaps', d_model: -1 }).then(() => 'resolved', (e) => e.message));
+    c.check(rejected.startsWith('d_model: '), 'a bad set() is rejected naming the field', rejected);
+    c.check(JSON.stringify(await labState()) === JSON.stringify(inside), '... and changes nothing (not even the good field)');
+
+    // Malformed and foreign messages: ignored with a warning, nothing changes.
+    const warnings = [];
+    const onConsole = (m) => { if (m.type() === 'warning' && m.text().includes('ignored a message')) warnings.push(m.text()); };
+    page.on('console', onConsole);
+    await page.evaluate((origin) => {
+      const w = figure.iframe.contentWindow;
+      w.postMessage('garbage', origin);
+      w.postMessage({ attentionLab: 2, type: 'set', state: { mask: 'none' } }, origin);
+      w.postMessage({ attentionLab: 1, type: 'set', state: [1, 2] }, origin);
+      w.postMessage({ attentionLab: 1, type: 'explode' }, origin);
+      w.postMessage({ attentionLab: 1, type: 'set', state: 'mask=none' }, origin);
+    }, new URL(labUrl).origin);
+    await page.evaluate(() => document.getElementById('third').contentWindow.postMessage('go', '*'));
+    await sleep(1500);
+    page.off('console', onConsole);
+    c.check(warnings.length >= 6, `malformed and third-origin messages are ignored with a console warning (${warnings.length})`,
+            warnings.join('\n    '));
+    c.check(warnings.some((w) => w.includes('not from the embedding page') || w.includes('is not allowed')),
+            'the third origin\'s set() is refused', warnings.join('\n    '));
+    c.check(JSON.stringify(await labState()) === JSON.stringify(inside), 'after them the state is unchanged');
+  } finally {
+    host.server.close();
+    third.server.close();
+  }
+}
+
+// Frames the lab in an iframe has drawn (same origin: read its state()).
+const framesOf = (page, selector) => page.evaluate((sel) => {
+  const f = document.querySelector(sel);
+  const lab = f && f.contentWindow && f.contentWindow.attentionLab;
+  return lab ? lab.state().frames : null;
+}, selector);
+
+async function textbookTest(c, page, url) {
+  await page.goto(url + 'textbook.html');
+  // Bring every figure into view once so the lazy iframes load.
+  for (const y of [0, 900, 1800, 2700, 100000]) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    await sleep(300);
+  }
+  await page.waitForFunction(() => Array.from(document.querySelectorAll('iframe'))
+    .every((f) => f.contentDocument && f.contentDocument.body && f.contentDocument.body.dataset.ready === '1'),
+  null, { timeout: READY_TIMEOUT_MS });
+  c.check(true, 'the three figures load');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await sleep(800);
+
+  // An off-screen figure draws nothing; an idle visible one next to nothing.
+  const before = { hidden: await framesOf(page, '#fig-mask iframe'), shown: await framesOf(page, '#fig41') };
+  await sleep(2000);
+  const after = { hidden: await framesOf(page, '#fig-mask iframe'), shown: await framesOf(page, '#fig41') };
+  c.check(after.hidden === before.hidden, `an off-screen figure draws 0 frames in 2 s (${before.hidden} -> ${after.hidden})`);
+  c.check(after.shown - before.shown <= 5, `an idle visible figure draws at most a handful of frames in 2 s (${after.shown - before.shown})`);
+
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const metric = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+  const m0 = await metric();
+  await sleep(5000);
+  const m1 = await metric();
+  const cpu = (m1.TaskDuration - m0.TaskDuration) / 5;
+  console.log(`  idle chapter page with three figures: main-thread task time ${(100 * cpu).toFixed(2)} % of a core ` +
+              `(Performance.getMetrics TaskDuration over 5 s)`);
+  c.check(cpu < 0.02, `the idle page uses under 2 % of a core (${(100 * cpu).toFixed(2)} %)`);
+
+  // The wheel over a figure scrolls the chapter.
+  const box = await page.locator('#fig41').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const y0 = await page.evaluate(() => window.scrollY);
+  await page.mouse.wheel(0, 400);
+  await sleep(600);
+  const y1 = await page.evaluate(() => window.scrollY);
+  c.check(y1 > y0 + 100, `the wheel over a figure scrolls the chapter (${y0} -> ${y1})`);
+
+  // Tab goes into the figure and out again.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  const path = [];
+  for (let i = 0; i < 6; ++i) {
+    await page.keyboard.press('Tab');
+    await sleep(150);
+    path.push(await page.evaluate(() => {
+      const a = document.activeElement;
+      return a ? (a.id || a.tagName.toLowerCase() + (a.textContent ? ':' + a.textContent.trim().slice(0, 6) : '')) : 'none';
+    }));
+  }
+  const into = path.indexOf('fig41');
+  c.check(into >= 0, 'Tab moves the focus into Figure 4.1', path.join(' > '));
+  c.check(into >= 0 && path.slice(into + 1).some((p) => p !== 'fig41'), 'the next Tab moves it out again', path.join(' > '));
+}
+
+process.exit(await runBrowserTest({
+  name: 'embed_e2e', logName: 'embed', webDir, artefactsDir, viewport: { width: 1000, height: 700 },
+  run: async (c, page, url) => {
+    await hostTest(c, page, url);
+    await textbookTest(c, page, url);
+    await page.screenshot({ path: join(artefactsDir, 'textbook.png'), fullPage: true });
+  },
+}));

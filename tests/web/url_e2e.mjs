@@ -1,0 +1,131 @@
+// The URL is the state: 50 random states, set through attentionLab.set() on
+// one page, come back from the address bar (history.replaceState) and load
+// in a fresh page with identical compute(currentConfig()) numbers, the same
+// state fields and identical heatmap pixels. "Copy link" (a real click) puts
+// that URL on the clipboard. Bad URL values show a notice and are named.
+// usage: node url_e2e.mjs <web build dir> <artefacts dir>
+import { PNG } from 'pngjs';
+
+import { Lab, READY_TIMEOUT_MS, asObject, runBrowserTest } from './lab.mjs';
+
+const [webDir, artefactsDir] = process.argv.slice(2);
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+// A small deterministic generator (mulberry32), so a failure names a state that can be reproduced.
+function rng(seed) {
+  return () => {
+    seed = (seed + 0x6D2B79F5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const TEXTS = ['The cat sat on the mat', '我爱自然语言处理', 'a b c d e f', '猫坐在垫子上。It sat.', 'x & y = z?'];
+function randomState(r) {
+  const pick = (list) => list[Math.floor(r() * list.length)];
+  const text = pick(TEXTS);
+  const s = { text, d_model: pick([8, 16, 32]), heads: pick([1, 2, 4]), seed: Math.floor(r() * 1e6),
+    projection: pick(['random', 'identity']), positions: r() < 0.5, temperature: pick([1, 0.5, 2.5]),
+    scale: pick(['sqrt', 'none', 0.25]), view: pick(['heatmaps', 'focus', 'steps', 'lines', 'stats']),
+    head: pick([-1, 0]), query: Math.floor(r() * 3), theme: pick(['light', 'dark']) };
+  const kind = Math.floor(r() * 4);
+  if (kind === 1) s.mask = 'causal';
+  if (kind === 2) s.mask = { pad: 1 + Math.floor(r() * 3) };
+  if (kind === 3) {
+    // A custom mask needs the token count: the page tells (state().tokens after the text is set).
+    s.mask = 'custom';
+  }
+  return s;
+}
+
+async function ready(page) {
+  await page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
+}
+
+// The heatmaps' pixels of a page (crops of one screenshot), for comparison.
+async function heatmapPixels(lab) {
+  await lab.frames(3);
+  const layout = await lab.layout();
+  const png = await lab.screenshot();
+  return layout.heatmaps.map((hm) => {
+    const out = [];
+    for (let y = Math.round(hm.css_y); y < Math.round(hm.css_y + hm.css_h); y += 2)
+      for (let x = Math.round(hm.css_x); x < Math.round(hm.css_x + hm.css_w); x += 2) {
+        const i = (y * png.width + x) * 4;
+        out.push(png.data[i], png.data[i + 1], png.data[i + 2]);
+      }
+    return `${hm.name}:${hm.css_x},${hm.css_y},${hm.css_w},${hm.css_h}:` + Buffer.from(out).toString('base64');
+  });
+}
+
+process.exit(await runBrowserTest({
+  name: 'url_e2e', logName: 'url', webDir, artefactsDir, viewport: { width: 1100, height: 760 },
+  run: async (c, page, url) => {
+    await page.goto(url);
+    await ready(page);
+    const lab = new Lab(page);
+    const fresh = await page.context().newPage();
+    const freshLab = new Lab(fresh);
+    const r = rng(20261130);
+    let mismatches = 0, pixelMismatches = 0, rounds = 0;
+    for (let i = 0; i < 50; ++i) {
+      const state = randomState(r);
+      if (state.mask === 'custom') {
+        await page.evaluate((t) => window.attentionLab.set({ text: t, mask: 'none' }), state.text);
+        const n = (await lab.state()).tokens.length;
+        state.mask = Array.from({ length: n }, (_, q) => Array.from({ length: n }, (_, k) => ((q * 7 + k * 3 + i) % 3 ? 1 : 0)));
+      }
+      const error = await page.evaluate((s) => window.attentionLab.set(s), state);
+      if (error !== '') {
+        c.check(false, `state ${i} is accepted by set()`, `${error}\n    ${JSON.stringify(state)}`);
+        continue;
+      }
+      await lab.frames(3);
+      await sleep(350);  // the address bar follows 250 ms after the last change
+      const address = page.url();
+      const fields = asObject(await page.evaluate(() => window.attentionLab.get()));
+      const numbers = JSON.stringify(await lab.compute(await lab.config()));
+      const pixels = await heatmapPixels(lab);
+      await fresh.goto(address);
+      await ready(fresh);
+      const freshFields = asObject(await fresh.evaluate(() => window.attentionLab.get()));
+      const freshNumbers = JSON.stringify(await freshLab.compute(await freshLab.config()));
+      const freshPixels = await heatmapPixels(freshLab);
+      if (JSON.stringify(freshFields) !== JSON.stringify(fields) || freshNumbers !== numbers) {
+        ++mismatches;
+        console.log(`  state ${i}: ${address}\n    ${JSON.stringify(fields)}\n    ${JSON.stringify(freshFields)}`);
+      }
+      if (JSON.stringify(freshPixels) !== JSON.stringify(pixels)) {
+        ++pixelMismatches;
+        console.log(`  state ${i}: heatmap pixels differ after loading ${address}`);
+      }
+      ++rounds;
+    }
+    c.check(rounds === 50 && mismatches === 0, `50 random states -> URL -> fresh page: the same fields and compute() numbers (${mismatches} differ)`);
+    c.check(rounds === 50 && pixelMismatches === 0, `... and the same heatmap pixels (${pixelMismatches} differ)`);
+    await fresh.close();
+
+    // "Copy link": a real click copies the URL of this state.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+    await page.evaluate(() => window.attentionLab.set({ text: '我爱自然语言处理', heads: 2, d_model: 16, mask: 'causal', seed: 7, view: 'heatmaps', theme: 'light' }));
+    await lab.frames(3);
+    await lab.click('copy_link');
+    await sleep(300);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    c.check(copied === page.url() && copied.includes('mask=causal') && copied.includes('seed=7'),
+            '"Copy link" copies the URL of the state', `${copied}\n    ${page.url()}`);
+    c.check((await lab.state()).notices.length === 0, 'a good state shows no notices');
+
+    // Bad URL values: a notice names each, the rest applies.
+    await page.goto(url + '?view=nonsense&preset=zzz&dk=-5&heads=2');
+    await ready(page);
+    const notices = (await lab.state()).notices;
+    c.check(notices.length === 3 && notices.some((n) => n.startsWith('view: "nonsense"') && n.includes('using "heatmaps"')) &&
+            notices.some((n) => n === 'dk: -5 is outside 1..1024; using 1') && notices.some((n) => n.startsWith('preset: \'zzz\'')),
+            'bad URL values are named in notices, with what was used instead', notices.join('\n    '));
+    c.check((await page.evaluate(() => window.attentionLab.get())).heads === 2, '... and the good ones apply');
+    await page.screenshot({ path: `${artefactsDir}/url_notices.png` });
+    await lab.click('notice_close_0');
+    c.check((await lab.state()).notices.length === 2, 'a notice is dismissed by its button');
+  },
+}));

@@ -1,0 +1,198 @@
+// When the lab draws, and how it shares input with the page around it.
+//
+// Frames: the app draws a frame only when something happened (an input event
+// on the page, a host page's message, the page becoming visible) plus a few
+// frames after it for Dear ImGui to settle, and then as long as the frame
+// says it has work of its own (attn_frame returns 1 while training, filling
+// curves, retraining). Nothing is drawn while the page is hidden
+// (visibilitychange) or the canvas is scrolled out of view
+// (IntersectionObserver: in an iframe that is the top page's viewport). An
+// idle, visible lab draws nothing at all.
+//
+// Sharing input with a host page (the lab in an iframe of a chapter):
+//  - Wheel: scrolls the page, unless the reader holds Ctrl over a zoomable
+//    heatmap (or pinches a trackpad, which browsers report as Ctrl+wheel), or
+//    has clicked into the lab ("engaged", until Esc or the focus leaves).
+//    The C++ wheel handler asks engaged() (src/platform/main_web.cpp).
+//  - Keyboard: the canvas is one Tab stop. Tab and Shift+Tab always move on to
+//    the page's next or previous element (Emscripten's GLFW would swallow
+//    Tab); Esc ends a text edit first (ImGui), then leaves the lab: the
+//    canvas loses focus and, in an iframe, the host page gets it back.
+//  - Touch: a tap is a click; a drag that starts on a heatmap or a control is
+//    the lab's (pan a zoomed heatmap, move a slider), elsewhere it scrolls the
+//    page; two fingers pinch-zoom the heatmap under them. Touches reach ImGui
+//    as mouse events (Emscripten's GLFW ignores where a touch is).
+// Load before the wasm module: the key listeners must run before GLFW's.
+(function () {
+  'use strict';
+  const SETTLE_FRAMES = 6;  // after an input: ImGui needs a frame or two to react, popups one more
+  let Module = null;
+  let canvas = null;
+  let queued = false;
+  let settle = 0;
+  let pageVisible = !document.hidden;
+  let onScreen = true;
+  let engaged = window.top === window;  // a lab that is the whole page owns its wheel
+  const embedded = window.top !== window;
+
+  const visible = () => pageVisible && onScreen;
+
+  function run() {
+    queued = false;
+    if (!Module || !visible()) return;
+    const busy = Module._attn_frame();
+    if (settle > 0) --settle;
+    if (busy || settle > 0) request();
+  }
+  function request() {
+    if (queued || !Module || !visible()) return;
+    queued = true;
+    requestAnimationFrame(run);
+  }
+  // Something happened: draw now and a few frames more.
+  function wake() {
+    settle = SETTLE_FRAMES;
+    request();
+  }
+
+  for (const type of ['pointerdown', 'pointerup', 'pointermove', 'mousedown', 'mouseup', 'mousemove', 'wheel',
+    'keydown', 'keyup', 'keypress', 'input', 'compositionstart', 'compositionupdate', 'compositionend', 'paste',
+    'copy', 'cut', 'focus', 'blur', 'resize', 'touchstart', 'touchmove', 'touchend']) {
+    window.addEventListener(type, wake, { capture: true, passive: true });
+  }
+  document.addEventListener('visibilitychange', () => {
+    pageVisible = !document.hidden;
+    if (visible()) wake();
+  });
+
+  // --- keyboard: Tab leaves, Esc lets go ---------------------------------------
+  window.addEventListener('keydown', (event) => {
+    if (event.key === 'Tab' && !event.ctrlKey && !event.altKey && !event.metaKey) {
+      // The browser moves the focus on; GLFW must not see (and cancel) the key.
+      event.stopImmediatePropagation();
+      if (canvas && document.activeElement !== canvas) canvas.focus({ preventScroll: true });
+      if (Module) Module._attn_text_input_deactivate();
+      engaged = !embedded;
+      return;
+    }
+    if (event.key === 'Escape') {
+      const editing = window.attentionLabTextInput && window.attentionLabTextInput.inspect().active;
+      if (editing) return;  // ImGui ends the edit; the next Esc leaves
+      engaged = !embedded;
+      if (embedded) {
+        if (canvas) canvas.blur();
+        try {
+          window.parent.focus();
+        } catch (e) {
+          // a host that does not let itself be focused keeps the focus where it was
+        }
+      }
+    }
+  }, true);
+  window.addEventListener('blur', () => { engaged = !embedded; });
+
+  // --- touch: taps, drags and pinches as mouse and Ctrl+wheel events --------------
+  let touch = null;  // {id, x, y, owned, moved, pinch: distance} of the gesture in progress
+  const TAP_SLOP = 8;  // CSS px a finger may wander and still tap
+  function mouse(type, x, y) {
+    canvas.dispatchEvent(new MouseEvent(type, { clientX: x, clientY: y, button: 0, buttons: type === 'mouseup' ? 0 : 1,
+      bubbles: true, cancelable: true, view: window }));
+  }
+  function away() {
+    // After a touch nothing stays hovered (no tooltip left behind by a tap).
+    setTimeout(() => mouse('mousemove', -10000, -10000), 120);
+  }
+  function owned(x, y) {
+    const r = canvas.getBoundingClientRect();
+    return engaged || !!Module._attn_touch_owned(x - r.left, y - r.top);
+  }
+  function distance(list) {
+    return Math.hypot(list[0].clientX - list[1].clientX, list[0].clientY - list[1].clientY);
+  }
+  function onTouchStart(event) {
+    if (!Module || event.target !== canvas) return;
+    event.stopImmediatePropagation();  // Emscripten's GLFW would press at the last mouse position
+    if (event.touches.length === 2 && touch) {
+      event.preventDefault();
+      if (touch.owned && !touch.moved) mouse('mouseup', touch.x, touch.y);
+      touch.pinch = distance(event.touches);
+      touch.owned = true;
+      return;
+    }
+    const t = event.changedTouches[0];
+    touch = { id: t.identifier, x: t.clientX, y: t.clientY, owned: owned(t.clientX, t.clientY), moved: false, pinch: 0 };
+    if (touch.owned) {
+      event.preventDefault();  // the lab's gesture: no page scroll, no emulated mouse events
+      mouse('mousemove', t.clientX, t.clientY);
+      mouse('mousedown', t.clientX, t.clientY);
+    }
+  }
+  function onTouchMove(event) {
+    if (!touch || event.target !== canvas) return;
+    event.stopImmediatePropagation();
+    if (touch.pinch && event.touches.length >= 2) {
+      event.preventDefault();
+      const now = distance(event.touches);
+      const cx = (event.touches[0].clientX + event.touches[1].clientX) / 2;
+      const cy = (event.touches[0].clientY + event.touches[1].clientY) / 2;
+      // ImGui zooms 1.25x a notch and a notch is 100 px of deltaY: a pinch
+      // that doubles the distance zooms 2x.
+      const notches = Math.log(now / touch.pinch) / Math.log(1.25);
+      touch.pinch = now;
+      mouse('mousemove', cx, cy);
+      canvas.dispatchEvent(new WheelEvent('wheel', { clientX: cx, clientY: cy, deltaY: -100 * notches, deltaMode: 0,
+        ctrlKey: true, bubbles: true, cancelable: true, view: window }));
+      return;
+    }
+    const t = Array.from(event.changedTouches).find((c) => c.identifier === touch.id);
+    if (!t) return;
+    if (Math.hypot(t.clientX - touch.x, t.clientY - touch.y) > TAP_SLOP) touch.moved = true;
+    if (touch.owned) {
+      event.preventDefault();
+      mouse('mousemove', t.clientX, t.clientY);
+    }
+  }
+  function onTouchEnd(event) {
+    if (!touch || event.target !== canvas) return;
+    event.stopImmediatePropagation();
+    if (event.touches.length > 0) return;  // the other finger of a pinch is still down
+    const t = Array.from(event.changedTouches).find((c) => c.identifier === touch.id) || event.changedTouches[0];
+    if (touch.owned) {
+      event.preventDefault();
+      if (!touch.pinch) mouse('mouseup', t.clientX, t.clientY);
+    } else if (!touch.moved && event.type === 'touchend') {
+      // A tap where the page may scroll: still a click for the lab.
+      event.preventDefault();
+      mouse('mousemove', t.clientX, t.clientY);
+      mouse('mousedown', t.clientX, t.clientY);
+      setTimeout(() => mouse('mouseup', t.clientX, t.clientY), 50);
+    }
+    touch = null;
+    away();
+  }
+  window.addEventListener('touchstart', onTouchStart, { capture: true, passive: false });
+  window.addEventListener('touchmove', onTouchMove, { capture: true, passive: false });
+  window.addEventListener('touchend', onTouchEnd, { capture: true, passive: false });
+  window.addEventListener('touchcancel', onTouchEnd, { capture: true, passive: false });
+
+  window.attentionLabFrames = {
+    // Called by web/main.js once the module has drawn its first frame.
+    attach(module, theCanvas) {
+      Module = module;
+      canvas = theCanvas;
+      canvas.addEventListener('mousedown', () => {
+        engaged = true;
+        canvas.focus({ preventScroll: true });
+      });
+      if ('IntersectionObserver' in window) {
+        new IntersectionObserver((entries) => {
+          onScreen = entries[entries.length - 1].isIntersecting;
+          if (visible()) wake();
+        }).observe(canvas);
+      }
+      wake();
+    },
+    wake,
+    engaged: () => engaged,
+  };
+})();
