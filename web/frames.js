@@ -114,18 +114,27 @@
     event.stopImmediatePropagation();  // Emscripten's GLFW would press at the last mouse position
     if (event.touches.length === 2 && touch) {
       event.preventDefault();
-      if (touch.owned && !touch.moved) mouse('mouseup', touch.x, touch.y);
+      if (touch.down) mouse('mouseup', touch.x, touch.y);
+      touch.down = false;
       touch.pinch = distance(event.touches);
       touch.owned = true;
       return;
     }
     const t = event.changedTouches[0];
-    touch = { id: t.identifier, x: t.clientX, y: t.clientY, owned: owned(t.clientX, t.clientY), moved: false, pinch: 0 };
+    touch = { id: t.identifier, x: t.clientX, y: t.clientY, owned: owned(t.clientX, t.clientY), moved: false, pinch: 0,
+      down: false };
     if (touch.owned) {
       event.preventDefault();  // the lab's gesture: no page scroll, no emulated mouse events
+      // The press waits for the finger to move or lift: a second finger
+      // (a pinch) must not click the cell under the first one.
       mouse('mousemove', t.clientX, t.clientY);
-      mouse('mousedown', t.clientX, t.clientY);
     }
+  }
+  function press() {
+    if (touch.down) return;
+    touch.down = true;
+    mouse('mousemove', touch.x, touch.y);
+    mouse('mousedown', touch.x, touch.y);
   }
   function onTouchMove(event) {
     if (!touch || event.target !== canvas) return;
@@ -147,9 +156,10 @@
     const t = Array.from(event.changedTouches).find((c) => c.identifier === touch.id);
     if (!t) return;
     if (Math.hypot(t.clientX - touch.x, t.clientY - touch.y) > TAP_SLOP) touch.moved = true;
-    if (touch.owned) {
+    if (touch.owned && !touch.pinch) {
       event.preventDefault();
-      mouse('mousemove', t.clientX, t.clientY);
+      if (touch.moved) press();
+      if (touch.down) mouse('mousemove', t.clientX, t.clientY);
     }
   }
   function onTouchEnd(event) {
@@ -159,7 +169,10 @@
     const t = Array.from(event.changedTouches).find((c) => c.identifier === touch.id) || event.changedTouches[0];
     if (touch.owned) {
       event.preventDefault();
-      if (!touch.pinch) mouse('mouseup', t.clientX, t.clientY);
+      if (!touch.pinch) {
+        press();  // a tap: pressed and released, a frame apart (ImGui 1.86 sees the press latched)
+        mouse('mouseup', t.clientX, t.clientY);
+      }
     } else if (!touch.moved && event.type === 'touchend') {
       // A tap where the page may scroll: still a click for the lab.
       event.preventDefault();
@@ -182,7 +195,10 @@
       canvas = theCanvas;
       canvas.addEventListener('mousedown', () => {
         engaged = true;
-        canvas.focus({ preventScroll: true });
+        // A click (or a tap, which has no default focus) puts the keyboard in
+        // the lab, unless the text input's textarea already holds it.
+        const editing = window.attentionLabTextInput && window.attentionLabTextInput.inspect().focused;
+        if (!editing) canvas.focus({ preventScroll: true });
       });
       if ('IntersectionObserver' in window) {
         new IntersectionObserver((entries) => {

@@ -165,6 +165,26 @@ TinyModel<double> double_model(int d, int heads, uint64_t seed) {
     dst[p]->assign(src[p]->begin(), src[p]->end());
   return m;
 }
+TEST_CASE("training_converged: the last window's mean batch accuracy reaches the bar") {
+  std::vector<TrainStepStats> history;
+  auto add = [&](int steps, float accuracy) {
+    for (int i = 0; i < steps; ++i) history.push_back({int(history.size()) + 1, 0.1f, accuracy, 0.0f});
+  };
+  CHECK(!training_converged(history));
+  add(99, 1.0f);
+  CHECK(!training_converged(history));  // fewer steps than the window
+  add(1, 1.0f);
+  CHECK(training_converged(history));
+  add(2, 0.0f);  // two misses in the last 100: mean 0.98
+  CHECK(!training_converged(history));
+  CHECK(training_converged(history, 100, 0.975f));
+  add(98, 1.0f);  // the two misses are still inside the last 100 steps
+  CHECK(!training_converged(history));
+  add(2, 1.0f);
+  CHECK(training_converged(history));
+  CHECK(!training_converged(history, 0));
+}
+
 }  // namespace
 
 TEST_CASE("the whole model's gradient matches finite differences") {

@@ -94,7 +94,7 @@ export class Lab {
 // made and its status (shows what a page loads, e.g. nothing from outside).
 // Returns the process exit code.
 export async function runBrowserTest({ name, logName, webDir, artefactsDir, viewport, run, logRequests = false,
-                                       locale = 'en-US' }) {
+                                       locale = 'en-US', contextOptions = {} }) {
   const c = new Checks(name);
   if (!existsSync(join(webDir, 'index.html'))) {
     c.check(false, `web build found in ${webDir}`, 'index.html is missing (build target attention_web first)');
@@ -110,6 +110,7 @@ export async function runBrowserTest({ name, logName, webDir, artefactsDir, view
     context = await chromium.launchPersistentContext(profile, {
       executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, viewport, deviceScaleFactor: 1,
       locale,  // navigator.language: the page picks its interface language from it
+      ...contextOptions,  // e.g. {hasTouch: true, isMobile: true} for a phone
     });
     const page = context.pages()[0] ?? await context.newPage();
     page.on('console', (msg) => {

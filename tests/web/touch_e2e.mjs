@@ -1,0 +1,77 @@
+// Touch, as a phone produces it (CDP Input.dispatchTouchEvent on a touch
+// device): a tap on a tab opens it, a tap on a cell selects its query, two
+// fingers spreading over a head heatmap zoom it, one finger dragging a zoomed
+// heatmap pans it. At 390x844 (a phone) and 700x450 (an embedded figure).
+// usage: node touch_e2e.mjs <web build dir> <artefacts dir>
+import { join } from 'node:path';
+
+import { Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
+
+const [webDir, artefactsDir] = process.argv.slice(2);
+const QUERY = '?text=%E6%88%91%E7%88%B1%E8%87%AA%E7%84%B6%E8%AF%AD%E8%A8%80%E5%A4%84%E7%90%86&d_model=16&heads=2&seed=7';
+
+async function touchTest(c, page, url, size) {
+  const what = `${size.width}x${size.height}`;
+  await page.goto(url + QUERY);
+  await page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
+  const lab = new Lab(page);
+  const cdp = await page.context().newCDPSession(page);
+  const touch = async (type, points) => {
+    await cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+    await lab.frames(2);
+  };
+  const tap = async (p) => {
+    await touch('touchStart', [[p.x, p.y]]);
+    await touch('touchEnd', []);
+    await lab.frames(3);
+  };
+  const fields = () => page.evaluate(() => window.attentionLab.get());
+
+  // A tap on a tab opens it (tabs, or the combo that replaces them when narrow).
+  if ((await lab.layout()).controls.tab_combo) await tap(await lab.controlCentre('tab_combo'));
+  await tap(await lab.controlCentre('tab_steps'));
+  c.check((await fields()).view === 'steps', `${what}: a tap on the Steps tab opens it`);
+  await page.evaluate(() => window.attentionLab.set({ view: 'heatmaps' }));
+  await lab.frames(4);
+
+  // A tap on a cell of the head average selects that query.
+  let hm = (await lab.layout()).heatmaps.find((h) => h.name === 'average');
+  if (c.check(!!hm, `${what}: the head average is on screen`)) {
+    await tap(await lab.cellCentre(hm, 5, 2));
+    c.check((await fields()).query === 5, `${what}: a tap on a cell selects its query`, JSON.stringify(await fields()));
+  }
+
+  // Two fingers spreading over head 0 zoom it; one finger then pans it.
+  hm = (await lab.layout()).heatmaps.find((h) => h.name === 'head0');
+  if (!c.check(!!hm && hm.zoomable, `${what}: head 0 is on screen and zoomable`)) return;
+  const o = await lab.canvasOffset();
+  const cx = o.left + hm.css_x + hm.css_w / 2, cy = o.top + hm.css_y + hm.css_h / 2;
+  await touch('touchStart', [[cx - 10, cy]]);
+  await touch('touchStart', [[cx - 10, cy], [cx + 10, cy]]);
+  for (let d = 20; d <= 80; d += 10) await touch('touchMove', [[cx - d, cy], [cx + d, cy]]);
+  await touch('touchEnd', [[cx - 80, cy]]);
+  await touch('touchEnd', []);
+  const afterPinch = await fields();
+  const zoomed = afterPinch.zoom;
+  c.check(afterPinch.query === 5, `${what}: a pinch does not select the cell under its first finger`);
+  c.check(zoomed[0] > 2, `${what}: a pinch zooms the head heatmaps (zoom ${zoomed[0].toFixed(2)})`);
+  hm = (await lab.layout()).heatmaps.find((h) => h.name === 'head0');
+  const px = o.left + hm.css_x + hm.css_w * 0.7, py = o.top + hm.css_y + hm.css_h * 0.7;
+  await touch('touchStart', [[px, py]]);
+  for (let k = 1; k <= 6; ++k) await touch('touchMove', [[px - 8 * k, py - 8 * k]]);
+  await touch('touchEnd', []);
+  const panned = (await fields()).zoom;
+  c.check(panned[1] > zoomed[1] && panned[2] > zoomed[2],
+          `${what}: dragging a zoomed heatmap pans it (${zoomed.join(',')} -> ${panned.join(',')})`);
+  await page.screenshot({ path: join(artefactsDir, `touch_${what}.png`) });
+}
+
+let failures = 0;
+for (const size of [{ width: 390, height: 844 }, { width: 700, height: 450 }]) {
+  failures += await runBrowserTest({
+    name: `touch_e2e ${size.width}x${size.height}`, logName: `touch_${size.width}x${size.height}`, webDir, artefactsDir,
+    viewport: size, contextOptions: { hasTouch: true, isMobile: size.width < 500 },
+    run: (c, page, url) => touchTest(c, page, url, size),
+  });
+}
+process.exit(failures ? 1 : 0);
