@@ -17,6 +17,7 @@
     state: { text: '我爱自然语言处理', d_model: 16, heads: 2, seed: 7, mask: 'causal', view: 'heatmaps' },
     controls: 'none',
     lang: 'zh',
+    height: 330,
     title: '图 4.3：掩码下的注意力权重',
   });
   function show(state) {

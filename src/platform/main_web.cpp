@@ -12,7 +12,8 @@
 // field of ui/lab_state.hpp (?text=...&heads=2&view=steps; ?debug=1 shows the
 // debug view; ?lang and ?theme default to the browser's); a value that cannot
 // be applied is named in a notice and a console warning, the rest still apply.
-// The debug view's matrix dump is offered as a download (attention_dump.json).
+// Files the reader asks for (the debug view's dump, the export popup's CSV,
+// JSON and 2x PNG) are offered as downloads (save_dump, web_download).
 // The first frame is drawn inside main, so the layout exists as soon as the
 // module's ready promise resolves (web/main.js then sets data-ready).
 #include <algorithm>

@@ -159,6 +159,18 @@ async function textbookTest(c, page, url) {
   const into = path.indexOf('fig41');
   c.check(into >= 0, 'Tab moves the focus into Figure 4.1', path.join(' > '));
   c.check(into >= 0 && path.slice(into + 1).some((p) => p !== 'fig41'), 'the next Tab moves it out again', path.join(' > '));
+
+  // Esc gives the keyboard back to the chapter.
+  await page.focus('.crumb a');  // the element before Figure 4.1
+  await page.keyboard.press('Tab');
+  await sleep(150);
+  const inFigure = await page.evaluate(() => document.activeElement && document.activeElement.id);
+  await page.keyboard.press('Escape');
+  await sleep(300);
+  const afterEsc = await page.evaluate(() => ({ active: document.activeElement && (document.activeElement.id || document.activeElement.tagName),
+    focused: document.hasFocus() }));
+  c.check(inFigure === 'fig41' && afterEsc.active !== 'fig41' && afterEsc.focused,
+          'Esc moves the keyboard focus out of the figure to the chapter', `${inFigure} -> ${JSON.stringify(afterEsc)}`);
 }
 
 process.exit(await runBrowserTest({
