@@ -116,6 +116,53 @@ process.exit(await runBrowserTest({
             '"Copy link" copies the URL of the state', `${copied}\n    ${page.url()}`);
     c.check((await lab.state()).notices.length === 0, 'a good state shows no notices');
 
+    // Up/Down move the selected query once the reader clicked a heatmap cell.
+    await page.evaluate(() => window.attentionLab.set({ view: 'heatmaps', query: 0 }));
+    await lab.frames(4);
+    const average = (await lab.layout()).heatmaps.find((h) => h.name === 'average');
+    const cell = await lab.cellCentre(average, 3, 1);
+    await page.mouse.move(cell.x, cell.y);
+    await lab.frames(2);
+    await page.mouse.down();
+    await lab.frames(2);
+    await page.mouse.up();
+    await lab.frames(2);
+    const clicked = (await lab.state()).selected_query;
+    await lab.chord('ArrowDown');
+    const down = (await lab.state()).selected_query;
+    await lab.chord('ArrowUp');
+    await lab.chord('ArrowUp');
+    const up = (await lab.state()).selected_query;
+    c.check(clicked === 3 && down === 4 && up === 2, `Up/Down move the selected query (${clicked} -> ${down} -> ${up})`);
+
+    // Without ?theme= the lab follows the reader's colour scheme.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(url);
+    await ready(page);
+    const dark = (await page.evaluate(() => window.attentionLab.get())).theme;
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(url);
+    await ready(page);
+    const light = (await page.evaluate(() => window.attentionLab.get())).theme;
+    c.check(dark === 'dark' && light === 'light', `the theme follows prefers-color-scheme (${dark}, ${light})`);
+
+    // A hidden page (another browser tab) draws nothing, even when events arrive.
+    const hide = (hidden) => page.evaluate((h) => {
+      Object.defineProperty(document, 'hidden', { value: h, configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }, hidden);
+    await hide(true);
+    const hiddenFrames = (await lab.state()).frames;
+    await page.mouse.move(300, 300);
+    await page.mouse.move(320, 310);
+    await sleep(500);
+    const stillHidden = (await lab.state()).frames;
+    await hide(false);
+    await sleep(300);
+    const shownAgain = (await lab.state()).frames;
+    c.check(stillHidden === hiddenFrames && shownAgain > stillHidden,
+            `a hidden page draws no frames, and draws again when shown (${hiddenFrames}, ${stillHidden}, ${shownAgain})`);
+
     // Bad URL values: a notice names each, the rest applies.
     await page.goto(url + '?view=nonsense&preset=zzz&dk=-5&heads=2');
     await ready(page);
