@@ -8,6 +8,7 @@
 //       controls: 'compact',   // 'full' | 'compact' | 'none'
 //       lang: 'zh',            // default: the reader's browser
 //       height: 450,           // CSS px; default: the element's height, else 450
+//       origins: [...],        // who may message the lab (?origin=); default: this page's origin
 //     });
 //     lab.on('change', (state) => console.log(state.view, state.mask));
 //     await lab.set({ mask: 'padding' });     // resolves with the new state, rejects with the reason
@@ -45,6 +46,7 @@
     if (options.lang) state.lang = options.lang;
     const src = new URL(options.src || 'index.html', scriptSrc);
     src.search = query(state);
+    if (options.origins) src.searchParams.set('origin', options.origins.join(','));
     const origin = src.origin;
 
     const iframe = document.createElement('iframe');

@@ -19,9 +19,11 @@
 //    Tab); Esc ends a text edit first (ImGui), then leaves the lab: the
 //    canvas loses focus and, in an iframe, the host page gets it back.
 //  - Touch: a tap is a click; a drag that starts on a heatmap or a control is
-//    the lab's (pan a zoomed heatmap, move a slider), elsewhere it scrolls the
-//    page; two fingers pinch-zoom the heatmap under them. Touches reach ImGui
-//    as mouse events (Emscripten's GLFW ignores where a touch is).
+//    the lab's (pan a zoomed heatmap, move a slider); elsewhere it scrolls the
+//    view under it once the reader uses the lab (a lab that is the whole page
+//    always), else the host page; two fingers pinch-zoom the heatmap under
+//    them. Touches reach ImGui as mouse and wheel events (Emscripten's GLFW
+//    ignores where a touch is).
 // Load before the wasm module: the key listeners must run before GLFW's.
 (function () {
   'use strict';
@@ -98,13 +100,19 @@
     canvas.dispatchEvent(new MouseEvent(type, { clientX: x, clientY: y, button: 0, buttons: type === 'mouseup' ? 0 : 1,
       bubbles: true, cancelable: true, view: window }));
   }
+  let awayTimer = 0;
   function away() {
     // After a touch nothing stays hovered (no tooltip left behind by a tap).
-    setTimeout(() => mouse('mousemove', -10000, -10000), 120);
+    awayTimer = setTimeout(() => mouse('mousemove', -10000, -10000), 120);
   }
-  function owned(x, y) {
+  // Who a finger put down at (x, y) belongs to: 'press' (a heatmap or a
+  // control: mouse events), 'scroll' (elsewhere in a lab the reader is using:
+  // the drag scrolls the view under it, as wheel events) or 'page' (elsewhere
+  // in an embedded lab not yet clicked: the browser scrolls the chapter).
+  function ownerOf(x, y) {
     const r = canvas.getBoundingClientRect();
-    return engaged || !!Module._attn_touch_owned(x - r.left, y - r.top);
+    if (Module._attn_touch_owned(x - r.left, y - r.top)) return 'press';
+    return engaged ? 'scroll' : 'page';
   }
   function distance(list) {
     return Math.hypot(list[0].clientX - list[1].clientX, list[0].clientY - list[1].clientY);
@@ -112,6 +120,7 @@
   function onTouchStart(event) {
     if (!Module || event.target !== canvas) return;
     event.stopImmediatePropagation();  // Emscripten's GLFW would press at the last mouse position
+    clearTimeout(awayTimer);  // a new touch: the last one's "move away" must not land in it
     if (event.touches.length === 2 && touch) {
       event.preventDefault();
       if (touch.down) mouse('mouseup', touch.x, touch.y);
@@ -121,8 +130,9 @@
       return;
     }
     const t = event.changedTouches[0];
-    touch = { id: t.identifier, x: t.clientX, y: t.clientY, owned: owned(t.clientX, t.clientY), moved: false, pinch: 0,
-      down: false };
+    const owner = ownerOf(t.clientX, t.clientY);
+    touch = { id: t.identifier, x: t.clientX, y: t.clientY, lastY: t.clientY, owned: owner !== 'page',
+      scroll: owner === 'scroll', moved: false, pinch: 0, down: false };
     if (touch.owned) {
       event.preventDefault();  // the lab's gesture: no page scroll, no emulated mouse events
       // The press waits for the finger to move or lift: a second finger
@@ -158,6 +168,17 @@
     if (Math.hypot(t.clientX - touch.x, t.clientY - touch.y) > TAP_SLOP) touch.moved = true;
     if (touch.owned && !touch.pinch) {
       event.preventDefault();
+      if (touch.scroll) {
+        // The content follows the finger: a drag up scrolls down. A wheel
+        // notch is 100 px of deltaY and ImGui scrolls five lines (~65 CSS px)
+        // a notch, hence the 1.5.
+        if (touch.moved) {
+          canvas.dispatchEvent(new WheelEvent('wheel', { clientX: t.clientX, clientY: t.clientY,
+            deltaY: 1.5 * (touch.lastY - t.clientY), deltaMode: 0, bubbles: true, cancelable: true, view: window }));
+        }
+        touch.lastY = t.clientY;
+        return;
+      }
       if (touch.moved) press();
       if (touch.down) mouse('mousemove', t.clientX, t.clientY);
     }
@@ -169,7 +190,7 @@
     const t = Array.from(event.changedTouches).find((c) => c.identifier === touch.id) || event.changedTouches[0];
     if (touch.owned) {
       event.preventDefault();
-      if (!touch.pinch) {
+      if (!touch.pinch && !(touch.scroll && touch.moved)) {
         press();  // a tap: pressed and released, a frame apart (ImGui 1.86 sees the press latched)
         mouse('mouseup', t.clientX, t.clientY);
       }

@@ -46,23 +46,28 @@ void move_query_with_keys(AppState& state) {
 // only the open view, no tab bar. A window narrower than about 560 CSS pixels
 // (43 lines of text) would give the side panel over 40 % of its width: there
 // the set-up starts hidden and, when opened, takes the view's place until the
-// button closes it again.
+// button closes it again. The button's last choice is kept per mode and per
+// width class: a window resized to a phone's width never hides the figure
+// behind a panel the reader opened beside it.
 
 bool narrow_window() { return ImGui::GetIO().DisplaySize.x < ImGui::GetFontSize() * 43.0f; }
 
-// The reader's last use of the set-up button in this mode: -1 never (the
-// mode's default), 0 hidden, 1 shown. UI-only, so it lives in the host
-// window's ImGui storage rather than in the state the URL carries.
-// (Looked up by a key fixed here: ImGui::GetID would differ inside the tab bar.)
-int& setup_choice(ControlsMode mode) {
-  const ImGuiID key = ImHashStr(mode == ControlsMode::Full ? "##setup_full" : "##setup_compact");
+// The reader's last use of the set-up button in this mode at this width
+// class: -1 never (the mode's default), 0 hidden, 1 shown. UI-only, so it
+// lives in the host window's ImGui storage rather than in the state the URL
+// carries. (Looked up by a key fixed here: ImGui::GetID would differ inside
+// the tab bar.)
+int& setup_choice(ControlsMode mode, bool narrow) {
+  const char* keys[2][2] = {{"##setup_full_wide", "##setup_full_narrow"},
+                            {"##setup_compact_wide", "##setup_compact_narrow"}};
+  const ImGuiID key = ImHashStr(keys[mode == ControlsMode::Full ? 0 : 1][narrow ? 1 : 0]);
   return *ImGui::GetStateStorage()->GetIntRef(key, -1);
 }
 
-bool setup_shown(ControlsMode mode) {
-  const int choice = setup_choice(mode);
+bool setup_shown(ControlsMode mode, bool narrow) {
+  const int choice = setup_choice(mode, narrow);
   if (choice >= 0) return choice == 1;
-  return mode == ControlsMode::Full && !narrow_window();
+  return mode == ControlsMode::Full && !narrow;
 }
 
 // The open view's controls: the explorer's set-up, or the scaling lab's.
@@ -89,12 +94,12 @@ ViewsFrame frame_views(AppState& state) {
     };
     return frame;
   }
-  const bool shown = setup_shown(mode), narrow = narrow_window();
-  frame.leading = [&state, mode, shown] {
+  const bool narrow = narrow_window(), shown = setup_shown(mode, narrow);
+  frame.leading = [&state, mode, narrow, shown] {
     // "###": one id for both labels, so the button keeps its place on the bar.
     const std::string label = std::string(tr(shown ? "setup.toggle.hide" : "setup.toggle.show")) + "###setup_toggle";
     if (ImGui::TabItemButton(label.c_str(), ImGuiTabItemFlags_Leading | ImGuiTabItemFlags_NoTooltip))
-      setup_choice(mode) = shown ? 0 : 1;
+      setup_choice(mode, narrow) = shown ? 0 : 1;
     record_control(state, "setup_toggle");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("setup.toggle.help"));
   };
@@ -113,6 +118,7 @@ ViewsFrame frame_views(AppState& state) {
     update();
     ImGui::BeginChild("##view_body", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollWithMouse);
     view();
+    plot::ScrollWindowWithWheel();
     ImGui::EndChild();
   };
   return frame;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "core/statistics.hpp"
@@ -178,16 +179,19 @@ void top_keys_panel(AppState& state, const ImVec2& size) {
 
 void fig41_panels(AppState& state) {
   const Figure41& fig = *state.fig41;
-  // A narrow window wraps the title lines instead of cutting them.
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(tr("fig41.title"));
-  ImGui::PopTextWrapPos();
-  same_line_if_fits(ImGui::CalcTextSize("(?)").x);
-  help_marker(tr("fig41.help"));
+  // A narrow window wraps the title lines instead of cutting them; a low one
+  // moves the subtitle into the help's tooltip, leaving the height to the figure.
   const int d_head = fig.result.heads.empty() ? 0 : int(fig.result.heads[0].Q.cols());
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled(tr("fig41.subtitle.fmt"), fig.config.seq_len, fig.config.d_model, fig.config.heads, d_head);
-  ImGui::PopTextWrapPos();
+  char subtitle[256];
+  std::snprintf(subtitle, sizeof subtitle, tr("fig41.subtitle.fmt"), fig.config.seq_len, fig.config.d_model,
+                fig.config.heads, d_head);
+  const bool low = ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * 24;
+  title_with_help(tr("fig41.title"), low ? (std::string(tr("fig41.help")) + "\n\n" + subtitle).c_str() : tr("fig41.help"));
+  if (!low) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", subtitle);
+    ImGui::PopTextWrapPos();
+  }
   // A 3-over-3 grid: the three heatmaps on top (they need the height), the
   // histograms and the two tables below. Sizes are whole UI units. Narrow
   // windows keep readable minimum sizes and stack the bottom row (the view scrolls).
@@ -200,7 +204,7 @@ void fig41_panels(AppState& state) {
   // Square heatmaps in wide windows are limited by the panel width, so the top
   // row never needs to be much taller than a third of the width.
   float top_h = std::max(1.0f, std::floor(std::min((avail.y - gap_y) * 0.6f, third)));
-  if (narrow) top_h = std::max(top_h, font * 17);
+  if (narrow) top_h = std::max(top_h, std::min(font * 17, avail.y));
   const float bottom_h = std::max(narrow ? font * 20 : 1.0f, std::floor(avail.y - gap_y - top_h));
 
   // Too narrow for three readable heatmaps in a row: two or one per row, as
@@ -214,7 +218,8 @@ void fig41_panels(AppState& state) {
     head_panel(state, ImVec2(third, top_h), 1);  // equal thirds: equal cell sizes
   } else {
     const float w = std::max(1.0f, std::floor((avail.x - gap_x * float(heat_columns - 1)) / float(heat_columns)));
-    const ImVec2 size(w, std::clamp(w + font * 5, font * 17, font * 30));  // square cells under title and formula
+    // Square cells under title and formula, and never taller than the view shows at once.
+    const ImVec2 size(w, std::max(std::min(std::clamp(w + font * 5, font * 17, font * 30), avail.y), font * 8));
     average_panel(state, size);
     if (heat_columns > 1) ImGui::SameLine();
     head_panel(state, size, 0);

@@ -421,6 +421,7 @@ std::vector<std::string> apply_url_query(AppState& state, const std::string& que
   }
   for (const auto& [name, text] : params) {
     if (name == "preset" || name == "config") continue;
+    if (name == "origin") continue;  // not state: who may message the lab (web/messages.js)
     const Json value = value_from_url(name, text);
     std::string note, error;
     if (const ExplorerField* field = find_config_field(name)) {
@@ -485,7 +486,7 @@ std::vector<std::pair<std::string, std::string>> parse_query(const std::string& 
     for (std::size_t i = 0; i < part.size(); ++i) {
       if (part[i] == '+') {
         out += ' ';
-      } else if (part[i] == '%' && i + 2 < part.size() + 0 && std::isxdigit((unsigned char)part[i + 1]) &&
+      } else if (part[i] == '%' && i + 2 < part.size() && std::isxdigit((unsigned char)part[i + 1]) &&
                  std::isxdigit((unsigned char)part[i + 2])) {
         out += char(std::stoi(part.substr(i + 1, 2), nullptr, 16));
         i += 2;

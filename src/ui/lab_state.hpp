@@ -47,7 +47,8 @@ std::string apply_state_fields(AppState& state, const nlohmann::json& fields);
 // range is clamped, anything else that cannot be used is left as it was, and
 // each such case is one message naming the parameter and what was used
 // instead. ?preset= and ?config= (a whole JSON config) apply first, then the
-// fields; unknown parameters are reported too.
+// fields; unknown parameters are reported too, except ?origin= (the page's
+// message allowlist, web/messages.js).
 std::vector<std::string> apply_url_query(AppState& state, const std::string& query);
 
 // Whether name is a URL parameter: a field, "preset" or "config" (the

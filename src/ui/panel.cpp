@@ -16,18 +16,26 @@ void help_marker(const char* text) {
   }
 }
 
+void title_with_help(const char* title, const char* help) {
+  const float marker_w = ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("(?)").x;
+  if (ImGui::CalcTextSize(title).x + marker_w <= ImGui::GetContentRegionAvail().x) {
+    ImGui::TextUnformatted(title);
+    ImGui::SameLine();
+    help_marker(help);
+    return;
+  }
+  help_marker(help);
+  ImGui::SameLine();
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(title);
+  ImGui::PopTextWrapPos();
+}
+
 bool begin_panel(const char* id, const ImVec2& size, const char* title, const char* help,
                  const char* formula) {
   const bool visible = ImGui::BeginChild(id, size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   if (!visible) return false;
-  // Narrow panels wrap the title, and the "(?)" goes below it if it would not fit beside it.
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(title);
-  ImGui::PopTextWrapPos();
-  const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("(?)").x <= right_edge)
-    ImGui::SameLine();
-  help_marker(help);
+  title_with_help(title, help);
   if (formula && *formula) {
     // Formulas in a quiet blue, so they read as maths rather than as labels.
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().formula));

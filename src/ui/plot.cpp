@@ -9,6 +9,8 @@
 #include <cstring>
 #include <limits>
 
+#include <imgui_internal.h>  // ImGuiWindow: which window the wheel scrolls
+
 #include "ui/theme.hpp"
 
 namespace attn::plot {
@@ -165,6 +167,19 @@ struct Extent {
 
 void SetCurrentContext(Context* context) { g_context = context; }
 Context* GetCurrentContext() { return g_context; }
+
+void ScrollWindowWithWheel() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.MouseWheel == 0.0f || GetCurrentContext()->wheel_zoom_frame == ImGui::GetFrameCount() ||
+      !ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows))
+    return;
+  ImGuiWindow* self = ImGui::GetCurrentWindow();
+  for (ImGuiWindow* w = ImGui::GetCurrentContext()->HoveredWindow; w && w != self; w = w->ParentWindow)
+    if (w->ScrollMax.y > 0.0f && !(w->Flags & ImGuiWindowFlags_NoScrollWithMouse)) return;  // ImGui scrolled it
+  // ImGui's own step: five lines, at most two thirds of the window.
+  const float step = std::floor(std::min(5.0f * ImGui::GetFontSize(), self->InnerRect.GetHeight() * 0.67f));
+  ImGui::SetScrollY(std::clamp(ImGui::GetScrollY() - io.MouseWheel * step, 0.0f, ImGui::GetScrollMaxY()));
+}
 
 void ShutdownContext(Context& context) {
   for (auto& entry : context.heatmaps) entry.second.destroy();
@@ -949,7 +964,10 @@ HeatmapCells hover_readout(const HeatmapWidget& hm, const HeatmapGeometry& g, co
   if (spec.tooltip) spec.tooltip(out.hovered_row, out.hovered_col);
   else cell_readout(hm, out.hovered_row, out.hovered_col, value);
   ImGui::EndTooltip();
-  if (spec.zoom && io.MouseWheel != 0.0f) wheel_zoom(spec, g, mouse_x_px, mouse_y_px, io.MouseWheel);
+  if (spec.zoom && io.MouseWheel != 0.0f) {
+    wheel_zoom(spec, g, mouse_x_px, mouse_y_px, io.MouseWheel);
+    GetCurrentContext()->wheel_zoom_frame = ImGui::GetFrameCount();
+  }
   return out;
 }
 

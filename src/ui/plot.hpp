@@ -53,7 +53,15 @@ struct Context {
   std::vector<double> x_tick_values;      // SetupXTicks: labelled ticks instead of 1-2-5
   std::vector<std::string> x_tick_labels;
   std::function<std::string(double)> x_hover_format;  // SetupXHoverFormat: the hover readout's x
+  int wheel_zoom_frame = -1;  // the ImGui frame in which a heatmap last zoomed with the wheel
 };
+
+// The view windows take ImGuiWindowFlags_NoScrollWithMouse, so that a wheel
+// over a zoomable heatmap zooms it without also scrolling the view (ImGui
+// scrolls before the heatmap sees the wheel). Called just before EndChild of
+// such a window: any other wheel over it scrolls it, as ImGui would have,
+// unless ImGui already scrolled a scrollable child under the mouse.
+void ScrollWindowWithWheel();
 
 void SetCurrentContext(Context* context);
 Context* GetCurrentContext();

@@ -7,6 +7,7 @@
 #include <imgui_internal.h>  // ImGuiTabBar: where the bar's buttons landed, TabItemCalcSize
 
 #include "ui/explorer/explorer.hpp"
+#include "ui/plot.hpp"
 #include "ui/strings.hpp"
 
 namespace attn::ui {
@@ -60,6 +61,7 @@ void tabs(AppState& state, const std::vector<TabItem>& items, int* selected, boo
     *selected = i;
     ImGui::BeginChild(content_id, ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollWithMouse);
     draw(i);
+    plot::ScrollWindowWithWheel();
     ImGui::EndChild();
     ImGui::EndTabItem();
   }
@@ -146,6 +148,7 @@ void tab_bar(AppState& state, const char* id, const std::vector<TabItem>& items,
   ImGui::SetCursorScreenPos(ImVec2(row.x, ImGui::GetItemRectMax().y + style.ItemSpacing.y));
   ImGui::BeginChild(content_id, ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollWithMouse);
   draw(std::clamp(*selected, 0, int(items.size()) - 1));
+  plot::ScrollWindowWithWheel();
   ImGui::EndChild();
 }
 

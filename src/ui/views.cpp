@@ -85,6 +85,7 @@ void draw_views(AppState& state, const ViewsFrame& frame) {
     const auto view = [&] {
       spec.draw(state);
       record_view_area(state);  // the export's PNG region
+      record_scrollbar(state, "view_scrollbar");
     };
     if (frame.around) frame.around(view);
     else view();
@@ -92,6 +93,7 @@ void draw_views(AppState& state, const ViewsFrame& frame) {
   if (!frame.tabs) {
     ImGui::BeginChild("##view", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollWithMouse);
     draw_view(view_spec(state.view));
+    plot::ScrollWindowWithWheel();
     ImGui::EndChild();
     return;
   }

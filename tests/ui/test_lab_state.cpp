@@ -52,7 +52,7 @@ TEST_CASE("a URL means what it says") {
 TEST_CASE("bad URL values are named with what was used instead; numbers are clamped") {
   AppState state;
   const auto notes = apply_url_query(state, "view=nonsense&preset=zzz&dk=-5&d_model=5000&heads=x&mask=diagonal"
-                                            "&colour=red&zoom=0.5,0,0&config=%7B");
+                                            "&colour=red&origin=http%3A%2F%2Fa.example&zoom=0.5,0,0&config=%7B");
   REQUIRE(notes.size() == 9);
   CHECK(notes[0] == "preset: 'zzz' is not a preset (" + preset_ids() + "); kept the current config");
   CHECK(notes[1].rfind("config: ", 0) == 0);
@@ -64,7 +64,7 @@ TEST_CASE("bad URL values are named with what was used instead; numbers are clam
   CHECK(notes[5].find("; using 4") != std::string::npos);
   CHECK(notes[6].rfind("mask: ", 0) == 0);
   CHECK(notes[6].find("; using \"none\"") != std::string::npos);
-  CHECK(notes[7] == "colour: unknown parameter; ignored");
+  CHECK(notes[7] == "colour: unknown parameter; ignored");  // (?origin= is the page's, not reported)
   CHECK(notes[8] == "zoom: [0.5,0,0] is out of range; using [1.0,0.0,0.0]");
   CHECK(state.scaling.d_k == 1);
   CHECK(state.config.d_model == 1024);

@@ -90,6 +90,26 @@ async function hostTest(c, page, labUrl) {
     c.check(warnings.some((w) => w.includes('not from the embedding page') || w.includes('is not allowed')),
             'the third origin\'s set() is refused', warnings.join('\n    '));
     c.check(JSON.stringify(await labState()) === JSON.stringify(inside), 'after them the state is unchanged');
+
+    // An allowlist without this page: the lab ignores it (and the URL's ?origin= is no notice).
+    await page.evaluate(() => {
+      const slot = document.createElement('div');
+      document.body.appendChild(slot);
+      window.other = AttentionLab.embed(slot, { state: { view: 'stats' }, origins: ['https://elsewhere.example'],
+        loading: 'eager', height: 200 });
+    });
+    let otherFrame = null;
+    for (let i = 0; i < 100 && !otherFrame; ++i) {
+      otherFrame = page.frames().find((f) => f.url().includes('elsewhere.example')) || null;
+      if (!otherFrame) await sleep(100);
+    }
+    await otherFrame.waitForFunction(() => document.body && document.body.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
+    await page.evaluate(() => window.other.iframe.contentWindow.postMessage(
+      { attentionLab: 1, type: 'set', id: 1, state: { view: 'steps' } }, '*'));
+    await sleep(1000);
+    const other = await otherFrame.evaluate(() => ({ fields: window.attentionLab.get(), notices: window.attentionLab.state().notices }));
+    c.check(other.fields.view === 'stats' && other.notices.length === 0,
+            'with ?origin= naming another site, this page\'s set() is ignored; ?origin= is not reported', JSON.stringify(other));
   } finally {
     host.server.close();
     third.server.close();

@@ -57,7 +57,10 @@ export class Lab {
     return { x: r.x + r.w / 2, y: r.y + r.h / 2 };
   }
   async click(name) {
-    const p = await this.controlCentre(name);
+    await this.clickAt(await this.controlCentre(name));
+  }
+  // A mouse click with a human hold: move, press and release a few frames apart.
+  async clickAt(p) {
     await this.page.mouse.move(p.x, p.y);
     await this.frames(2);
     await this.page.mouse.down();

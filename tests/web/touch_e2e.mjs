@@ -1,7 +1,8 @@
 // Touch, as a phone produces it (CDP Input.dispatchTouchEvent on a touch
 // device): a tap on a tab opens it, a tap on a cell selects its query, two
-// fingers spreading over a head heatmap zoom it, one finger dragging a zoomed
-// heatmap pans it. At 390x844 (a phone) and 700x450 (an embedded figure).
+// fingers spreading over a head heatmap zoom it (without selecting a cell),
+// one finger dragging a zoomed heatmap pans it, and a drag elsewhere scrolls
+// the view. At 390x844 (a phone) and 700x450 (an embedded figure).
 // usage: node touch_e2e.mjs <web build dir> <artefacts dir>
 import { join } from 'node:path';
 
@@ -64,6 +65,23 @@ async function touchTest(c, page, url, size) {
   c.check(panned[1] > zoomed[1] && panned[2] > zoomed[2],
           `${what}: dragging a zoomed heatmap pans it (${zoomed.join(',')} -> ${panned.join(',')})`);
   await page.screenshot({ path: join(artefactsDir, `touch_${what}.png`) });
+
+  // A drag off the heatmaps and controls scrolls the view under the finger (the lab is the whole page).
+  await page.evaluate(() => window.attentionLab.set({ view: 'steps', zoom: [1, 0, 0] }));
+  await lab.frames(6);
+  const tops = async () => Object.fromEntries((await lab.layout()).heatmaps.map((h) => [h.name, h.css_y]));
+  const beforeAll = await tops();
+  const first = (await lab.layout()).heatmaps[0];
+  // On the row labels left of a heatmap: inside the view, on no control and no cells.
+  const x = o.left + first.css_x - 12, y0 = Math.min(o.top + size.height * 0.8, o.top + first.css_y + first.css_h);
+  await touch('touchStart', [[x, y0]]);
+  for (let k = 1; k <= 3; ++k) await touch('touchMove', [[x, y0 - 20 * k]]);
+  await touch('touchEnd', []);
+  await lab.frames(3);
+  const afterAll = await tops();
+  const both = Object.keys(afterAll).filter((name) => name in beforeAll);
+  const shift = both.length ? afterAll[both[0]] - beforeAll[both[0]] : 0;
+  c.check(shift < -40 && shift > -80, `${what}: a drag off the heatmaps scrolls the view with the finger (60 px: ${both[0]} moved ${shift.toFixed(0)} px)`);
 }
 
 let failures = 0;

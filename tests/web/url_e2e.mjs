@@ -120,13 +120,7 @@ process.exit(await runBrowserTest({
     await page.evaluate(() => window.attentionLab.set({ view: 'heatmaps', query: 0 }));
     await lab.frames(4);
     const average = (await lab.layout()).heatmaps.find((h) => h.name === 'average');
-    const cell = await lab.cellCentre(average, 3, 1);
-    await page.mouse.move(cell.x, cell.y);
-    await lab.frames(2);
-    await page.mouse.down();
-    await lab.frames(2);
-    await page.mouse.up();
-    await lab.frames(2);
+    await lab.clickAt(await lab.cellCentre(average, 3, 1));
     const clicked = (await lab.state()).selected_query;
     await lab.chord('ArrowDown');
     const down = (await lab.state()).selected_query;

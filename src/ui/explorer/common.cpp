@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include <imgui_internal.h>  // the window's scrollbar (record_scrollbar)
+
 #include "core/statistics.hpp"
 #include "ui/explorer/explorer.hpp"
 #include "ui/strings.hpp"
@@ -15,6 +17,14 @@ void record_control(AppState& state, const std::string& name) {
   const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   state.controls[name] = WidgetRect{a.x * scale, a.y * scale, (b.x - a.x) * scale, (b.y - a.y) * scale};
+}
+
+void record_scrollbar(AppState& state, const std::string& name) {
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  if (!window->ScrollbarY) return;
+  const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
+  const ImRect r = ImGui::GetWindowScrollbarRect(window, ImGuiAxis_Y);
+  state.controls[name] = WidgetRect{r.Min.x * scale, r.Min.y * scale, r.GetWidth() * scale, r.GetHeight() * scale};
 }
 
 std::vector<StatsRow> stats_table_text(const ExplorerResult& result) {
@@ -143,7 +153,8 @@ ImVec2 panel_grid(int count, int max_columns, float min_width, float min_height,
   const float w = std::floor((avail.x - gap.x * float(c - 1)) / float(c));
   const float h = std::floor((avail.y - gap.y * float(rows - 1)) / float(rows));
   if (columns) *columns = c;
-  return ImVec2(std::max(w, 1.0f), std::max(h, min_height));
+  // Never taller than the region: a panel can always be seen whole.
+  return ImVec2(std::max(w, 1.0f), std::max(h, std::min(min_height, std::max(avail.y, 1.0f))));
 }
 
 }  // namespace attn::ui

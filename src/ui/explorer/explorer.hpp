@@ -38,6 +38,10 @@ bool use_lab_model(AppState& state);
 // ---- shared helpers (common.cpp) ---------------------------------------------------
 // Remembers the last ImGui item's rectangle as control `name` (for tests).
 void record_control(AppState& state, const std::string& name);
+// Remembers the current window's vertical scrollbar, when it has one, as
+// control `name`: the page hands a finger on a control to the lab
+// (web/frames.js), so a view taller than a phone's screen scrolls by touch.
+void record_scrollbar(AppState& state, const std::string& name);
 
 // The statistics table exactly as displayed (state() parses these strings).
 struct StatsRow {
@@ -73,7 +77,8 @@ ImVec2 grid_cell(int count, int* columns, float min_side);
 // `count` plot panels in the region, row by row: as many columns (at most
 // max_columns) as keep each panel at least min_width wide, the rows sharing
 // the height but no panel lower than min_height (below that the view
-// scrolls). Returns the panel size; *columns the columns per row.
+// scrolls) or taller than the region. Returns the panel size; *columns the
+// columns per row.
 ImVec2 panel_grid(int count, int max_columns, float min_width, float min_height, int* columns);
 
 // ImGui::SameLine() if an item `width` wide still fits beside the last one,

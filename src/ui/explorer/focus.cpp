@@ -95,8 +95,8 @@ void focus_view(AppState& state) {
   // The bars above the values; both keep a readable height in a small window (the view scrolls).
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float font = ImGui::GetFontSize(), gap = ImGui::GetStyle().ItemSpacing.y;
-  const float bars_h = std::max(std::floor(avail.y * 0.45f), font * 12);
-  const float values_h = std::max(avail.y - bars_h - gap, font * 10);
+  const float bars_h = std::max(std::floor(avail.y * 0.45f), std::min(font * 12, avail.y));
+  const float values_h = std::max(avail.y - bars_h - gap, std::min(font * 10, avail.y));
   char title[160];
   std::snprintf(title, sizeof title, tr("focus.title.fmt"), q, r.tokens[std::size_t(q)].c_str());
   if (begin_panel("##focus_bars", ImVec2(avail.x, bars_h), title, tr("focus.help"), nullptr)) {

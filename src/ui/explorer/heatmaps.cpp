@@ -1,6 +1,7 @@
 // The heatmaps view: the head average and one heatmap per head, all sharing
 // one zoom/pan so a cell is at the same place in every head. Clicking a cell
 // selects its query (and head); in custom-mask mode it toggles the cell.
+#include <algorithm>
 #include <cstdio>
 
 #include "ui/explorer/explorer.hpp"
@@ -96,7 +97,10 @@ void heatmaps_view(AppState& state) {
   }
   fully_masked_note(r);
   int columns = 1;
-  const ImVec2 cell = grid_cell(heads + 1, &columns, ImGui::GetFontSize() * 13);
+  ImVec2 cell = grid_cell(heads + 1, &columns, ImGui::GetFontSize() * 13);
+  // No taller than a square heatmap under its title needs (a tall, narrow
+  // window would otherwise leave white space under every heatmap).
+  cell.y = std::max(std::min(cell.y, cell.x + ImGui::GetFontSize() * 2), ImGui::GetFontSize() * 13);
   for (int i = 0; i <= heads; ++i) {
     if (i % columns) ImGui::SameLine();
     head_heatmap(state, i - 1, cell);

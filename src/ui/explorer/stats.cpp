@@ -64,9 +64,10 @@ void stats_view(AppState& state) {
   const float font = ImGui::GetFontSize();
   const bool wide = avail.x > font * 50;
   const ImVec2 hist_size = wide ? ImVec2(std::floor(avail.x * 0.55f), avail.y)
-                                : ImVec2(avail.x, std::max(std::floor(avail.y * 0.5f), font * 14));
+                                : ImVec2(avail.x, std::max(std::floor(avail.y * 0.5f), std::min(font * 14, avail.y)));
   const ImVec2 table_size =
-      wide ? ImVec2(0, 0) : ImVec2(avail.x, std::max(avail.y - hist_size.y - ImGui::GetStyle().ItemSpacing.y, font * 11));
+      wide ? ImVec2(0, 0)
+           : ImVec2(avail.x, std::max(avail.y - hist_size.y - ImGui::GetStyle().ItemSpacing.y, std::min(font * 11, avail.y)));
   if (begin_panel("##stats_hist", hist_size, tr("stats.hist.title"), tr("panel.hist.help"), nullptr))
     histogram_plot(*state.result);
   end_panel();

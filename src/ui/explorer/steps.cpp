@@ -115,7 +115,9 @@ void steps_view(AppState& state) {
   const float font = ImGui::GetFontSize();
   const int columns = avail.x > font * 60 ? 4 : avail.x > font * 30 ? 2 : 1;
   const int rows = 8 / columns;
-  const float height = std::max(std::floor((avail.y - gap.y * float(rows - 1)) / float(rows)), ImGui::GetFontSize() * 18);
+  // (The minimum never exceeds the region: each step can be seen whole.)
+  const float height =
+      std::max(std::floor((avail.y - gap.y * float(rows - 1)) / float(rows)), std::min(font * 18, avail.y));
   const ImVec2 size(std::floor((avail.x - gap.x * float(columns - 1)) / float(columns)), height);
   for (int i = 0; i < 8; ++i) {
     if (i % columns) ImGui::SameLine();

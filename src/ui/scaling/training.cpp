@@ -133,11 +133,7 @@ void training_panels(AppState& state) {
   const ScalingLab& lab = state.scaling;
   char title[160];
   std::snprintf(title, sizeof title, tr("scaling.train.header.fmt"), lab.train_d_k, double(lab.learning_rate));
-  ImGui::PushTextWrapPos(0.0f);  // a narrow window wraps the line instead of cutting it
-  ImGui::TextUnformatted(title);
-  ImGui::PopTextWrapPos();
-  same_line_if_fits(ImGui::CalcTextSize("(?)").x);
-  help_marker(tr("scaling.train.help"));
+  title_with_help(title, tr("scaling.train.help"));
   summary_table(lab);
 
   // The curves left, each model's attention right; in a narrow window one
@@ -147,7 +143,7 @@ void training_panels(AppState& state) {
   const float font = ImGui::GetFontSize();
   const bool side_by_side = avail.x >= font * 40;
   const float left_w = side_by_side ? std::floor((avail.x - gap.x) * 0.55f) : avail.x;
-  const float plot_h = std::max(std::floor((avail.y - 2 * gap.y) / 3.0f), font * 9);
+  const float plot_h = std::max(std::floor((avail.y - 2 * gap.y) / 3.0f), std::min(font * 9, avail.y));
 
   ImGui::BeginGroup();
   if (begin_panel("##train_loss", ImVec2(left_w, plot_h), tr("scaling.loss.title"), tr("scaling.loss.help"),
@@ -165,7 +161,8 @@ void training_panels(AppState& state) {
 
   if (side_by_side) ImGui::SameLine(0, gap.x);
   ImGui::BeginGroup();
-  const float map_h = side_by_side ? std::max(std::floor((avail.y - gap.y) * 0.5f), font * 12) : font * 16;
+  const float map_h = side_by_side ? std::max(std::floor((avail.y - gap.y) * 0.5f), std::min(font * 12, avail.y))
+                                   : std::min(font * 16, std::max(avail.y, font * 8));
   if (begin_panel("##train_map_scaled", ImVec2(0, map_h), tr("scaling.map.scaled.title"), tr("scaling.map.help"),
                   nullptr) &&
       lab.scaled_example.size() > 0)

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "ui/explorer/explorer.hpp"
 #include "ui/ids.hpp"
 #include "ui/scaling/scaling.hpp"
 #include "ui/tabs.hpp"
@@ -64,6 +65,7 @@ void scaling_view(AppState& state) {
       [&](int i) {
         lab.panel = panels()[std::size_t(i)].panel;
         panels()[std::size_t(i)].draw(state);
+        record_scrollbar(state, "view_scrollbar");
       },
       nullptr, nullptr, "scaling_tab_combo");
   lab.panel = panels()[std::size_t(selected)].panel;

@@ -1,0 +1,55 @@
+// Screenshots to look at: the lab at 320x240, 700x450, 390x844 (a touch
+// phone) and 1920x1080, in the light and the dark theme, in Chinese (most
+// readers) with a Chinese sentence: the heatmaps, steps, Figure 4.1 and the
+// scaling lab. Each is checked as far as a program can: not blank, every
+// heatmap inside the window, heatmap pixels equal to compute(); the PNGs in
+// artifacts/web/screens_* are for a person to look at.
+// usage: node screens_e2e.mjs <web build dir> <artefacts dir>
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { PNG } from 'pngjs';
+
+import { checkPixels, Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
+
+const [webDir, artefactsDir] = process.argv.slice(2);
+const SIZES = [{ width: 320, height: 240 }, { width: 700, height: 450 }, { width: 390, height: 844, touch: true },
+  { width: 1920, height: 1080 }];
+const VIEWS = ['heatmaps', 'steps', 'chapter', 'scaling'];
+const SENTENCE = '&text=%E6%88%91%E7%88%B1%E8%87%AA%E7%84%B6%E8%AF%AD%E8%A8%80%E5%A4%84%E7%90%86&d_model=16&heads=2&mask=causal';
+
+function distinctColours(png) {
+  const seen = new Set();
+  for (let i = 0; i < png.data.length; i += 4 * 7) seen.add((png.data[i] << 16) | (png.data[i + 1] << 8) | png.data[i + 2]);
+  return seen.size;
+}
+
+let failures = 0;
+for (const size of SIZES) {
+  const what = `${size.width}x${size.height}`;
+  failures += await runBrowserTest({
+    name: `screens_e2e ${what}`, logName: `screens_${what}`, webDir, artefactsDir,
+    viewport: { width: size.width, height: size.height }, locale: 'zh-CN',
+    contextOptions: size.touch ? { hasTouch: true, isMobile: true } : {},
+    run: async (c, page, url) => {
+      for (const theme of ['light', 'dark']) {
+        for (const view of VIEWS) {
+          const name = `${what} ${theme} ${view}`;
+          await page.goto(`${url}?theme=${theme}&view=${view}${SENTENCE}`);
+          await page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
+          const lab = new Lab(page);
+          await lab.frames(6);
+          const { layout, png } = await checkPixels(c, lab, name);
+          await writeFile(join(artefactsDir, `screens_${what}_${theme}_${view}.png`), PNG.sync.write(png));
+          c.check(distinctColours(png) >= 24, `${name}: the screenshot is not blank (${distinctColours(png)} colours)`);
+          const outside = layout.heatmaps.filter((h) => h.css_x < 0 || h.css_y < 0 ||
+            h.css_x + h.css_w > size.width + 0.5 || h.css_y + h.css_h > size.height + 0.5);
+          c.check(outside.length === 0, `${name}: every heatmap on screen is inside the window`,
+                  outside.map((h) => h.name).join(', '));
+          c.check((await lab.state()).notices.length === 0, `${name}: no notices`);
+        }
+      }
+    },
+  });
+}
+process.exit(failures ? 1 : 0);
