@@ -15,6 +15,7 @@
 #include "ui/presets.hpp"
 #include "ui/scaling/lab.hpp"
 #include "ui/strings.hpp"
+#include "ui/url_text.hpp"
 
 namespace attn::ui {
 namespace {
@@ -285,8 +286,7 @@ std::string apply_config_field(AppState& state, const ExplorerField& field, cons
   return {};
 }
 
-// ---- base64url (RFC 4648 section 5, no padding) of a custom mask's bits ---------
-constexpr const char* kBase64Url = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+// ---- a custom mask in a URL: its cells as bits, base64url --------------------------
 
 std::string mask_to_url(const StateJson& rows) {
   const std::size_t n = rows.size();
@@ -294,46 +294,28 @@ std::string mask_to_url(const StateJson& rows) {
   for (std::size_t r = 0; r < n; ++r)
     for (std::size_t c = 0; c < n && c < rows[r].size(); ++c)
       if (rows[r][c] == 1 || rows[r][c] == true) bytes[(r * n + c) / 8] |= char(0x80 >> ((r * n + c) % 8));
-  std::string text = "custom." + std::to_string(n) + ".";
-  for (std::size_t i = 0; i < bytes.size(); i += 3) {
-    const unsigned chunk = (unsigned(uint8_t(bytes[i])) << 16) |
-                           (i + 1 < bytes.size() ? unsigned(uint8_t(bytes[i + 1])) << 8 : 0u) |
-                           (i + 2 < bytes.size() ? unsigned(uint8_t(bytes[i + 2])) : 0u);
-    const std::size_t chars = std::min<std::size_t>(4, (bytes.size() - i) * 8 / 6 + 1);
-    for (std::size_t k = 0; k < chars; ++k) text += kBase64Url[(chunk >> (18 - 6 * k)) & 63];
-  }
-  return text;
+  return "custom." + std::to_string(n) + "." + base64url_encode(bytes);
 }
 
 // "custom.<n>.<base64url>" -> [[0/1, ...], ...]; a discarded value when malformed.
 Json mask_from_url(const std::string& text) {
+  const Json malformed(Json::value_t::discarded);
   const std::size_t dot = text.find('.', 7);
-  if (dot == std::string::npos) return Json(Json::value_t::discarded);
+  if (dot == std::string::npos) return malformed;
   int n = 0;
   const auto [end, ec] = std::from_chars(text.data() + 7, text.data() + dot, n);
-  if (ec != std::errc() || end != text.data() + dot || n < 1 || n > ExplorerLimits::kMaxTokens)
-    return Json(Json::value_t::discarded);
-  std::vector<uint8_t> bits;
-  unsigned buffer = 0;
-  int held = 0;
-  for (std::size_t i = dot + 1; i < text.size(); ++i) {
-    const char* at = std::strchr(kBase64Url, text[i]);
-    if (!at || !text[i]) return Json(Json::value_t::discarded);
-    buffer = (buffer << 6) | unsigned(at - kBase64Url);
-    held += 6;
-    while (held >= 8) {
-      held -= 8;
-      bits.push_back(uint8_t(buffer >> held));
-    }
-  }
+  std::string bits;
+  if (ec != std::errc() || end != text.data() + dot || n < 1 || n > ExplorerLimits::kMaxTokens ||
+      !base64url_decode(text.substr(dot + 1), &bits))
+    return malformed;
   const std::size_t cells = std::size_t(n) * std::size_t(n);
-  if (bits.size() != (cells + 7) / 8) return Json(Json::value_t::discarded);
+  if (bits.size() != (cells + 7) / 8) return malformed;
   Json rows = Json::array();
   for (int r = 0; r < n; ++r) {
     Json row = Json::array();
     for (int c = 0; c < n; ++c) {
       const std::size_t i = std::size_t(r) * std::size_t(n) + std::size_t(c);
-      row.push_back((bits[i / 8] >> (7 - i % 8)) & 1);
+      row.push_back((uint8_t(bits[i / 8]) >> (7 - i % 8)) & 1);
     }
     rows.push_back(std::move(row));
   }
@@ -463,52 +445,6 @@ std::string url_query(const AppState& state, const StateJson& start) {
     query += (query.empty() ? "" : "&") + item.key() + "=" + percent_encode(url_value(item.key(), item.value()));
   }
   return query;
-}
-
-std::string percent_encode(const std::string& text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == ',') {
-      out += char(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
-std::vector<std::pair<std::string, std::string>> parse_query(const std::string& query) {
-  auto decode = [](const std::string& part) {
-    std::string out;
-    for (std::size_t i = 0; i < part.size(); ++i) {
-      if (part[i] == '+') {
-        out += ' ';
-      } else if (part[i] == '%' && i + 2 < part.size() && std::isxdigit((unsigned char)part[i + 1]) &&
-                 std::isxdigit((unsigned char)part[i + 2])) {
-        out += char(std::stoi(part.substr(i + 1, 2), nullptr, 16));
-        i += 2;
-      } else {
-        out += part[i];
-      }
-    }
-    return out;
-  };
-  std::vector<std::pair<std::string, std::string>> params;
-  std::size_t start = (!query.empty() && query[0] == '?') ? 1 : 0;
-  while (start < query.size()) {
-    std::size_t end = query.find('&', start);
-    if (end == std::string::npos) end = query.size();
-    const std::string part = query.substr(start, end - start);
-    if (!part.empty()) {
-      const std::size_t eq = part.find('=');
-      params.emplace_back(decode(part.substr(0, eq)), eq == std::string::npos ? "" : decode(part.substr(eq + 1)));
-    }
-    start = end + 1;
-  }
-  return params;
 }
 
 // ---- documentation ---------------------------------------------------------------------

@@ -28,6 +28,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ui/url_text.hpp"  // percent_encode, parse_query
+
 namespace attn::ui {
 
 struct AppState;
@@ -67,9 +69,5 @@ nlohmann::json value_from_url(const std::string& field, const std::string& text)
 
 // The field table as markdown (parameter, values, meaning), for the README.
 std::string state_fields_markdown();
-
-// Percent-encoding of URL query parts (UTF-8 in, RFC 3986 unreserved kept).
-std::string percent_encode(const std::string& text);
-std::vector<std::pair<std::string, std::string>> parse_query(const std::string& query);
 
 }  // namespace attn::ui

@@ -93,6 +93,21 @@ TEST_CASE("a custom mask and appended pads have a compact URL form") {
   CHECK(params[2] == std::pair<std::string, std::string>{"c", ""});
 }
 
+TEST_CASE("base64url: RFC 4648's test vectors, the URL-safe alphabet, no padding") {
+  const std::pair<const char*, const char*> vectors[] = {{"", ""}, {"f", "Zg"}, {"fo", "Zm8"}, {"foo", "Zm9v"},
+                                                         {"foob", "Zm9vYg"}, {"fooba", "Zm9vYmE"},
+                                                         {"foobar", "Zm9vYmFy"}, {"\xfb\xff", "-_8"}};
+  for (const auto& [bytes, text] : vectors) {
+    CHECK(base64url_encode(bytes) == text);
+    std::string back;
+    CHECK(base64url_decode(text, &back));
+    CHECK(back == bytes);
+  }
+  std::string ignored;
+  CHECK(!base64url_decode("Zm9v+", &ignored));  // '+' is base64, not base64url
+  CHECK(!base64url_decode(std::string("Zm\0v", 4), &ignored));
+}
+
 // A random state, set through the same fields a host page sets.
 nlohmann::json random_fields(std::mt19937& rng) {
   auto pick = [&](int n) { return int(rng() % unsigned(n)); };
