@@ -241,7 +241,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_touch_owned(double x, double y) {
         y < entry.cells.y + entry.cells.h)
       return 1;
   for (const auto& [name, r] : state.controls)
-    if (name != "view_area" && x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h) return 1;  // a region, no control
+    if (!r.region && x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h) return 1;
   return 0;
 }
 

@@ -76,7 +76,7 @@ void setup_child(AppState& state, const ImVec2& size) {
   if (state.view == View::Scaling) scaling_setup_panel(state);
   else setup_panel(state);
   ImGui::EndChild();
-  record_control(state, "setup_panel");
+  record_region(state, "setup_panel");
 }
 
 ViewsFrame frame_views(AppState& state) {

@@ -52,6 +52,7 @@ struct HeatmapLayout {
 // A widget's rectangle in framebuffer pixels (for tests to click real widgets).
 struct WidgetRect {
   float x = 0, y = 0, w = 0, h = 0;
+  bool region = false;  // an area (a panel, the view), not a widget: a finger on it is no press (web/frames.js)
 };
 
 // The page's colours (?theme=, the desktop's --theme): see theme.hpp.

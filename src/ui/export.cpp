@@ -304,9 +304,8 @@ void export_button(AppState& state) {
 }
 
 void record_view_area(AppState& state) {
-  const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
-  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-  state.controls["view_area"] = WidgetRect{pos.x * scale, pos.y * scale, size.x * scale, size.y * scale};
+  const ImVec2 pos = ImGui::GetWindowPos();
+  record_region(state, "view_area", pos, ImVec2(pos.x + ImGui::GetWindowWidth(), pos.y + ImGui::GetWindowHeight()));
 }
 
 }  // namespace attn::ui

@@ -69,19 +69,15 @@ std::string read_whole(const Json& value, const std::string& name, long long lo,
   return {};
 }
 
+// member: [](auto& s) -> auto& { return s.<the int>; } (one accessor for reading and writing).
 template <typename Member>
-UiField int_field(const char* name, long long lo, long long hi, Member member, const char* doc,
-                  void (*changed)(AppState&) = nullptr) {
-  return {name, false, std::to_string(lo) + ".." + std::to_string(hi), doc, [member](const AppState& s) { return StateJson(member(const_cast<AppState&>(s))); },
+UiField int_field(const char* name, long long lo, long long hi, Member member, const char* doc) {
+  return {name, false, std::to_string(lo) + ".." + std::to_string(hi), doc,
+          [member](const AppState& s) { return StateJson(member(s)); },
           [=](const Json& value, bool clamp, std::string* note, Commit* commit) -> std::string {
             long long v = 0;
             if (std::string e = read_whole(value, name, lo, hi, clamp, note, &v); !e.empty()) return e;
-            *commit = [=](AppState& s) {
-              auto& field = member(s);
-              const bool differs = (long long)field != v;
-              field = static_cast<std::decay_t<decltype(field)>>(v);
-              if (differs && changed) changed(s);
-            };
+            *commit = [=](AppState& s) { member(s) = int(v); };
             return {};
           }};
 }
@@ -147,8 +143,8 @@ const std::vector<UiField>& ui_fields() {
   using L = ExplorerLimits;
   using S = ScalingLimits;
   static const std::vector<UiField> fields = {
-      int_field("head", -1, L::kMaxHeads - 1, [](AppState& s) -> int& { return s.selected_head; }, "The selected head (-1 = the head average); past the config's heads, the average."),
-      int_field("query", 0, L::kMaxTokens - 1, [](AppState& s) -> int& { return s.selected_query; }, "The selected query token (row); past the last token, the last."),
+      int_field("head", -1, L::kMaxHeads - 1, [](auto& s) -> auto& { return s.selected_head; }, "The selected head (-1 = the head average); past the config's heads, the average."),
+      int_field("query", 0, L::kMaxTokens - 1, [](auto& s) -> auto& { return s.selected_query; }, "The selected query token (row); past the last token, the last."),
       {"zoom", false, "`zoom,row,col`: zoom 1..1024, the first row and column shown",
        "The head heatmaps' zoom and the top-left cell they show.",
        [](const AppState& s) {
@@ -190,11 +186,11 @@ const std::vector<UiField>& ui_fields() {
       choice_field("debug", false, [] { return std::vector<StateJson>{0, 1}; },
                    "1 shows the debug view (matrix dump, timings).", [](const AppState& s) { return int(s.debug); },
                    [](AppState& s, const Json& v) { s.debug = v.get<int>() == 1; }),
-      int_field("dk", S::kMinDk, S::kMaxDk, [](AppState& s) -> int& { return s.scaling.d_k; }, "The scaling lab's d_k (Figure 4.2, saturation)."),
+      int_field("dk", S::kMinDk, S::kMaxDk, [](auto& s) -> auto& { return s.scaling.d_k; }, "The scaling lab's d_k (Figure 4.2, saturation)."),
       choice_field("samples", false, [] { return ints(scaling_sample_counts()); },
                    "Figure 4.2's samples per d_k.", [](const AppState& s) { return s.scaling.samples; },
                    [](AppState& s, const Json& v) { s.scaling.samples = v.get<int>(); }),
-      int_field("keys", S::kMinKeys, S::kMaxKeys, [](AppState& s) -> int& { return s.scaling.n_keys; }, "Keys in the saturation panel's single attention row."),
+      int_field("keys", S::kMinKeys, S::kMaxKeys, [](auto& s) -> auto& { return s.scaling.n_keys; }, "Keys in the saturation panel's single attention row."),
       choice_field("train_dk", false, [] { return ints(training_dims()); },
                    "Width (d_k) of the two models the training panel trains.",
                    [](const AppState& s) { return s.scaling.train_d_k; },

@@ -38,7 +38,6 @@ struct Palette {
   ImU32 plot_bg;           // inside a plot's frame
   ImU32 popup_bg;          // tooltips, combo lists, popups
   ImU32 frame_bg;          // checkboxes, sliders, text fields
-  ImU32 legend_bg;         // a plot's legend box (translucent over the plot)
   ImU32 highlight_row_bg;  // a table row picked out (the focus view's output row)
 
   // ---- text: >= 4.5:1 on every surface it is drawn on -----------------------

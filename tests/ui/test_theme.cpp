@@ -78,7 +78,7 @@ void check_palette(Theme theme) {
   const Palette& p = attn::ui::palette(theme);
   const Rgb window = opaque(p.window_bg), panel = opaque(p.panel_bg), plot = opaque(p.plot_bg),
             popup = opaque(p.popup_bg);
-  const Rgb legend = over(p.legend_bg, plot), highlight = opaque(p.highlight_row_bg);
+  const Rgb highlight = opaque(p.highlight_row_bg);
   const std::vector<std::pair<const char*, Rgb>> surfaces = {
       {"window", window}, {"panel", panel}, {"plot", plot}, {"popup", popup}};
 
@@ -95,7 +95,6 @@ void check_palette(Theme theme) {
     for (std::size_t i = 0; i < p.series.size(); ++i)  // head checkboxes, legends above plots, tooltips
       check_pair(name, "series " + std::to_string(i) + " as text on " + where, opaque(p.series[i]), bg, kText);
   }
-  check_pair(name, "legend text on the legend box", opaque(p.text), legend, kText);
   check_pair(name, "text on the highlighted table row", opaque(p.text), highlight, kText);
   check_pair(name, "muted text on the highlighted table row", opaque(p.text_muted), highlight, kText);
 
@@ -111,7 +110,6 @@ void check_palette(Theme theme) {
       check_pair(name, "series " + std::to_string(i) + " line on " + where, opaque(p.series[i]), bg, kGraphics);
   }
   check_pair(name, "border on the window", opaque(p.border), window, kGraphics);
-  check_pair(name, "series swatch on the legend box", opaque(p.series[0]), legend, kGraphics);
 
   // Lines on one plot must be told apart: every pair of series colours, and
   // each against the neutral grey and the current-value mark drawn beside them.

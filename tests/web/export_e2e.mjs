@@ -23,7 +23,7 @@ import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 
 import { checkHeatmaps, countDistinctColours } from './pixels.mjs';
-import { Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
+import { openLab as open, runBrowserTest } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!webDir || !artefactsDir) {
@@ -34,14 +34,6 @@ const VIEWPORT = { width: 1280, height: 800 };
 const HEADS = 4;
 const LAYER = ['tokens', 'x', 'mask', 'output', 'average', 'w_o'];
 const PER_HEAD = ['q', 'k', 'v', 'scores', 'scaled_scores', 'weights'];
-
-async function open(page, url, query) {
-  await page.goto(`${url}index.html${query}`);
-  await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
-  const lab = new Lab(page);
-  await lab.frames(4);
-  return lab;
-}
 
 // Clicks a control and returns the download it starts: {name, bytes}.
 async function download(lab, control) {

@@ -90,6 +90,15 @@ export class Lab {
   async screenshot() { return PNG.sync.read(await this.page.screenshot({ type: 'png' })); }
 }
 
+// Opens the lab (url + query), waits until it runs and lets it settle a few frames.
+export async function openLab(page, url, query = '', settleFrames = 4) {
+  await page.goto(`${url}index.html${query}`);
+  await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
+  const lab = new Lab(page);
+  await lab.frames(settleFrames);
+  return lab;
+}
+
 // Runs one browser test: serves webDir, opens a fresh headless Chromium at
 // `viewport`, calls run(checks, page, url), fails on any console or page
 // error, saves the console log as <logName>_console.log beside the

@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 
 import { countDistinctColours } from './pixels.mjs';
-import { checkPixels, Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
+import { checkPixels, openLab as open, runBrowserTest } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!webDir || !artefactsDir) {
@@ -29,14 +29,6 @@ if (!webDir || !artefactsDir) {
 }
 const SIZES = [{ width: 1280, height: 800 }, { width: 800, height: 600 }];
 const VIEWS = ['heatmaps', 'focus', 'steps', 'lines', 'stats', 'chapter', 'scaling', 'debug'];
-
-async function open(page, url, query) {
-  await page.goto(`${url}index.html${query}`);
-  await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
-  const lab = new Lab(page);
-  await lab.frames(4);
-  return lab;
-}
 
 async function everyView(c, lab, page, lang) {
   for (const size of SIZES) {

@@ -22,7 +22,7 @@ import { join, resolve } from 'node:path';
 
 import { PNG } from 'pngjs';
 
-import { checkPixels, Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
+import { checkPixels, openLab, runBrowserTest } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!webDir || !artefactsDir) {
@@ -35,11 +35,7 @@ const overlap = (a, b) => a.css_x < b.css_x + b.css_w - 0.5 && b.css_x < a.css_x
 
 async function open(page, url, query, size) {
   await page.setViewportSize(size);
-  await page.goto(`${url}index.html${query}`);
-  await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
-  const lab = new Lab(page);
-  await lab.frames(6);
-  return lab;
+  return openLab(page, url, query, 6);
 }
 
 async function shot(lab, name) {

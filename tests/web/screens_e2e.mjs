@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 import { PNG } from 'pngjs';
 
-import { checkPixels, Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
+import { checkPixels, openLab, runBrowserTest } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2);
 const SIZES = [{ width: 320, height: 240 }, { width: 700, height: 450 }, { width: 390, height: 844, touch: true },
@@ -35,10 +35,7 @@ for (const size of SIZES) {
       for (const theme of ['light', 'dark']) {
         for (const view of VIEWS) {
           const name = `${what} ${theme} ${view}`;
-          await page.goto(`${url}?theme=${theme}&view=${view}${SENTENCE}`);
-          await page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
-          const lab = new Lab(page);
-          await lab.frames(6);
+          const lab = await openLab(page, url, `?theme=${theme}&view=${view}${SENTENCE}`, 6);
           const { layout, png } = await checkPixels(c, lab, name);
           await writeFile(join(artefactsDir, `screens_${what}_${theme}_${view}.png`), PNG.sync.write(png));
           c.check(distinctColours(png) >= 24, `${name}: the screenshot is not blank (${distinctColours(png)} colours)`);

@@ -6,16 +6,14 @@
 // usage: node touch_e2e.mjs <web build dir> <artefacts dir>
 import { join } from 'node:path';
 
-import { Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
+import { openLab, runBrowserTest } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2);
 const QUERY = '?text=%E6%88%91%E7%88%B1%E8%87%AA%E7%84%B6%E8%AF%AD%E8%A8%80%E5%A4%84%E7%90%86&d_model=16&heads=2&seed=7';
 
 async function touchTest(c, page, url, size) {
   const what = `${size.width}x${size.height}`;
-  await page.goto(url + QUERY);
-  await page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
-  const lab = new Lab(page);
+  const lab = await openLab(page, url, QUERY);
   const cdp = await page.context().newCDPSession(page);
   const touch = async (type, points) => {
     await cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });

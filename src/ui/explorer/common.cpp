@@ -13,18 +13,33 @@
 
 namespace attn::ui {
 
-void record_control(AppState& state, const std::string& name) {
+namespace {
+
+// ImGui's rectangle (UI units) in framebuffer pixels, under `name`.
+void record_rect(AppState& state, const std::string& name, const ImVec2& a, const ImVec2& b, bool region) {
   const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
-  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-  state.controls[name] = WidgetRect{a.x * scale, a.y * scale, (b.x - a.x) * scale, (b.y - a.y) * scale};
+  state.controls[name] = WidgetRect{a.x * scale, a.y * scale, (b.x - a.x) * scale, (b.y - a.y) * scale, region};
+}
+
+}  // namespace
+
+void record_control(AppState& state, const std::string& name) {
+  record_rect(state, name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), false);
+}
+
+void record_region(AppState& state, const std::string& name) {
+  record_rect(state, name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), true);
+}
+
+void record_region(AppState& state, const std::string& name, const ImVec2& min, const ImVec2& max) {
+  record_rect(state, name, min, max, true);
 }
 
 void record_scrollbar(AppState& state, const std::string& name) {
   ImGuiWindow* window = ImGui::GetCurrentWindow();
   if (!window->ScrollbarY) return;
-  const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
   const ImRect r = ImGui::GetWindowScrollbarRect(window, ImGuiAxis_Y);
-  state.controls[name] = WidgetRect{r.Min.x * scale, r.Min.y * scale, r.GetWidth() * scale, r.GetHeight() * scale};
+  record_rect(state, name, r.Min, r.Max, false);
 }
 
 std::vector<StatsRow> stats_table_text(const ExplorerResult& result) {

@@ -38,6 +38,10 @@ bool use_lab_model(AppState& state);
 // ---- shared helpers (common.cpp) ---------------------------------------------------
 // Remembers the last ImGui item's rectangle as control `name` (for tests).
 void record_control(AppState& state, const std::string& name);
+// The same for an area that holds controls (a child window just ended, the
+// open view): listed with the controls, but marked WidgetRect::region.
+void record_region(AppState& state, const std::string& name);
+void record_region(AppState& state, const std::string& name, const ImVec2& min, const ImVec2& max);
 // Remembers the current window's vertical scrollbar, when it has one, as
 // control `name`: the page hands a finger on a control to the lab
 // (web/frames.js), so a view taller than a phone's screen scrolls by touch.
