@@ -83,27 +83,25 @@
     const all = [query, extra].filter(Boolean).join('&');
     return window.location.pathname + (all ? '?' + all : '') + window.location.hash;
   }
+  // The address bar and a host page learn the state 250 ms after its last change.
   let urlTimer = null;
-  function stateChanged(query) {
+  function publish(query) {
     clearTimeout(urlTimer);
-    urlTimer = setTimeout(() => {
-      try {
-        history.replaceState(history.state, '', urlOf(query));
-      } catch (e) {
-        // a sandboxed or opaque page may not rewrite its URL; the link button still works
-      }
-      if (window.attentionLabMessages) window.attentionLabMessages.changed();
-    }, 250);
-  }
-  function copyLink(query) {
-    clearTimeout(urlTimer);
-    const url = window.location.origin + urlOf(query);
+    urlTimer = null;
     try {
       history.replaceState(history.state, '', urlOf(query));
     } catch (e) {
-      // see stateChanged
+      // a sandboxed or opaque page may not rewrite its URL; the link button still works
     }
-    if (window.attentionLabTextInput) window.attentionLabTextInput.setClipboard(url);
+    if (window.attentionLabMessages) window.attentionLabMessages.changed();
+  }
+  function stateChanged(query) {
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(() => publish(query), 250);
+  }
+  function copyLink(query) {
+    if (urlTimer) publish(query);  // a change still waiting: now, so the link and the address bar agree
+    if (window.attentionLabTextInput) window.attentionLabTextInput.setClipboard(window.location.origin + urlOf(query));
   }
 
   createAttentionLab({
