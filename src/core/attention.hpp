@@ -37,6 +37,9 @@ struct AttentionOptions {
   // Divides the scaled scores: T > 1 flattens the weights towards uniform,
   // T < 1 sharpens them towards the largest score. Must be finite and > 0.
   float temperature = 1.0f;
+  // false: only `output` is filled (a model's forward pass; what the benchmark
+  // compares with other libraries). true: every matrix of AttentionResult.
+  bool keep_matrices = true;
 };
 
 struct AttentionResult {

@@ -15,30 +15,45 @@ std::string check_multi_head_shapes(const Matrix& X, const MultiHeadWeights& w) 
   return {};
 }
 
+Projections project(const Matrix& X, const MultiHeadWeights& w) {
+  // Once for all heads: (n, d_model) x (d_model, d_model).
+  Projections p;
+  p.Q.noalias() = X * w.W_q;
+  p.K.noalias() = X * w.W_k;
+  p.V.noalias() = X * w.W_v;
+  return p;
+}
+
+HeadResult attention_head(const Projections& p, int heads, int h, const AttentionOptions& options) {
+  const Eigen::Index d_head = p.Q.cols() / heads;
+  HeadResult head;
+  head.Q = p.Q.middleCols(h * d_head, d_head);
+  head.K = p.K.middleCols(h * d_head, d_head);
+  head.V = p.V.middleCols(h * d_head, d_head);
+  static_cast<AttentionResult&>(head) = scaled_dot_product_attention(head.Q, head.K, head.V, options);
+  return head;
+}
+
+void combine_heads(const MultiHeadWeights& w, MultiHeadResult& r) {
+  const Eigen::Index n = r.heads.front().output.rows();
+  const Eigen::Index d_head = r.heads.front().output.cols();
+  r.concat.resize(n, d_head * Eigen::Index(r.heads.size()));
+  r.average_weights = Matrix::Zero(n, r.heads.front().weights.cols());
+  for (std::size_t h = 0; h < r.heads.size(); ++h) {
+    r.concat.middleCols(Eigen::Index(h) * d_head, d_head) = r.heads[h].output;
+    r.average_weights += r.heads[h].weights;
+  }
+  r.average_weights /= static_cast<float>(r.heads.size());
+  r.output.noalias() = r.concat * w.W_o;
+}
+
 MultiHeadResult multi_head_attention(const Matrix& X, const MultiHeadWeights& w,
                                      const AttentionOptions& options) {
-  const Eigen::Index n = X.rows(), d_model = X.cols();
-  const Eigen::Index d_head = d_model / w.heads;
-  // Project once for all heads: (n, d_model) x (d_model, d_model).
-  const Matrix Q = X * w.W_q, K = X * w.W_k, V = X * w.W_v;
-
+  const Projections p = project(X, w);
   MultiHeadResult r;
-  r.concat.resize(n, d_model);
-  r.average_weights = Matrix::Zero(n, n);
   r.heads.reserve(w.heads);
-  for (int h = 0; h < w.heads; ++h) {
-    HeadResult head;
-    head.Q = Q.middleCols(h * d_head, d_head);
-    head.K = K.middleCols(h * d_head, d_head);
-    head.V = V.middleCols(h * d_head, d_head);
-    static_cast<AttentionResult&>(head) =
-        scaled_dot_product_attention(head.Q, head.K, head.V, options);
-    r.concat.middleCols(h * d_head, d_head) = head.output;
-    r.average_weights += head.weights;
-    r.heads.push_back(std::move(head));
-  }
-  r.average_weights /= static_cast<float>(w.heads);
-  r.output.noalias() = r.concat * w.W_o;
+  for (int h = 0; h < w.heads; ++h) r.heads.push_back(attention_head(p, w.heads, h, options));
+  combine_heads(w, r);
   return r;
 }
 

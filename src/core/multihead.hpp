@@ -35,6 +35,19 @@ struct MultiHeadResult {
 // Empty string when X and the weights fit and heads divides d_model.
 std::string check_multi_head_shapes(const Matrix& X, const MultiHeadWeights& weights);
 
+// The three projections of every head at once: Q = X W_q, K = X W_k, V = X W_v
+// (n x d_model each; head h owns columns [h*d_head, (h+1)*d_head)).
+struct Projections {
+  Matrix Q, K, V;
+};
+
+// The steps of multi_head_attention, for callers that spread them over
+// several frames (the explorer). Preconditions as multi_head_attention's.
+Projections project(const Matrix& X, const MultiHeadWeights& weights);
+HeadResult attention_head(const Projections& p, int heads, int h, const AttentionOptions& options);
+// r.heads complete: fills r.concat, r.output and r.average_weights.
+void combine_heads(const MultiHeadWeights& weights, MultiHeadResult& r);
+
 // Precondition: check_multi_head_shapes(...) is empty.
 MultiHeadResult multi_head_attention(const Matrix& X, const MultiHeadWeights& weights,
                                      const AttentionOptions& options = {});
