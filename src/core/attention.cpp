@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "softmax.hpp"
+#include "kernels/kernels.hpp"
 
 namespace attn {
 
@@ -37,15 +37,32 @@ std::string check_attention_shapes(const Matrix& Q, const Matrix& K, const Matri
 AttentionResult scaled_dot_product_attention(const Matrix& Q, const Matrix& K, const Matrix& V,
                                              const AttentionOptions& options) {
   AttentionResult r;
-  // Step 1: similarity of every query with every key.       (n_q, d_k) x (d_k, n_k)
-  r.raw_scores.noalias() = Q * K.transpose();
-  // Step 2: keep the score spread near 1 whatever d_k is.
-  r.scaled_scores =
-      r.raw_scores * (options.scale.factor_for(static_cast<int>(Q.cols())) / options.temperature);
-  build_mask(options.mask, static_cast<int>(Q.rows()), static_cast<int>(K.rows()), r.allowed);
-  softmax_rows(r.scaled_scores, r.allowed, r.weights);
-  // Step 3: each output row is a weighted mix of value rows.  (n_q, n_k) x (n_k, d_v)
-  r.output.noalias() = r.weights * V;
+  const int n_q = int(Q.rows()), n_k = int(K.rows());
+  kernels::HeadArgs a;
+  a.q = Q.data(), a.k = K.data(), a.v = V.data();
+  a.ldq = Q.cols(), a.ldk = K.cols(), a.ldv = V.cols();
+  a.n_q = n_q, a.n_k = n_k, a.d_k = int(Q.cols()), a.d_v = int(V.cols());
+  // Steps 1 and 2 in one factor: keep the score spread near 1 whatever d_k is.
+  a.factor = options.scale.factor_for(a.d_k) / options.temperature;
+  // No mask: the kernel skips the mask reads (the kept matrix is all true).
+  if (options.mask.kind != Mask::Kind::None) {
+    build_mask(options.mask, n_q, n_k, r.allowed);
+    a.allowed = r.allowed.data();
+  } else if (options.keep_matrices) {
+    r.allowed.setConstant(n_q, n_k, true);
+  }
+  if (options.keep_matrices) {
+    r.raw_scores.resize(n_q, n_k);
+    r.scaled_scores.resize(n_q, n_k);
+    r.weights.resize(n_q, n_k);
+    r.entropy.resize(n_q);
+    a.raw_scores = r.raw_scores.data(), a.scaled_scores = r.scaled_scores.data();
+    a.weights = r.weights.data(), a.entropy = r.entropy.data();
+  }
+  r.output.resize(n_q, V.cols());
+  a.out = r.output.data(), a.ldo = V.cols();
+  kernels::attention_head(a);
+  if (!options.keep_matrices) r.allowed.resize(0, 0);
   return r;
 }
 

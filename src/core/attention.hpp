@@ -7,8 +7,9 @@
 //                                                  when the mask hides every key)
 //   output        = weights V                     (n_q x d_v)
 //
-// This is the fast (Eigen) path; reference.hpp holds a plain-loop twin that
-// the tests compare it with.
+// This is the fast path (kernels/kernels.hpp: SIMD, all three steps fused per
+// block of query rows); reference.hpp holds a plain-loop twin that the tests
+// compare it with.
 #pragma once
 
 #include <string>
@@ -48,6 +49,7 @@ struct AttentionResult {
                          // see allowed)
   MaskMatrix allowed;    // the materialised mask, true = may attend
   Matrix weights;        // softmax rows; exactly 0 where masked
+  Vector entropy;        // each weights row's entropy in nats (0 for a fully masked row)
   Matrix output;         // weights V
 };
 

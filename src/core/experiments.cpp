@@ -116,7 +116,9 @@ CausalCompanion run_causal_companion(const CausalConfig& config) {
     W->resize(config.d_model, config.d_model);
     rng.fill_normal(*W, config.weight_std);
   }
-  const Matrix Q = c.X * c.W_q, K = c.X * c.W_k, V = c.X * c.W_v;
+  // The explorer's causal input projects the same way (bit for bit, the tests check).
+  const Projections p = project(c.X, MultiHeadWeights{c.W_q, c.W_k, c.W_v, Matrix(), 1});
+  const Matrix &Q = p.Q, &K = p.K, &V = p.V;
   c.bidirectional = scaled_dot_product_attention(Q, K, V);
   AttentionOptions causal;
   causal.mask = Mask::causal();

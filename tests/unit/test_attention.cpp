@@ -102,9 +102,9 @@ TEST_CASE("permuting keys (and values) permutes weights and keeps the output") {
   test::check_close(b.output, a.output, 1e-5f);
 }
 
-TEST_CASE("Eigen path equals the naive reference kernel on random shapes") {
+TEST_CASE("the fast path equals the naive reference kernel on random shapes") {
   // Tolerance: 2e-5 absolute + 1e-5 relative. Both accumulate in float, in
-  // different orders (Eigen blocks and vectorises), so they agree to a few ulps
+  // different orders (the kernels block, vectorise and fuse multiply-adds), so they agree to a few ulps
   // of the largest partial sums, not bit for bit.
   Rng rng(1234);
   for (int trial = 0; trial < 40; ++trial) {
