@@ -155,11 +155,12 @@ TEST_CASE("fast attention equals the reference kernel on awkward shapes, masks a
       // The fused entropy equals the entropy of the weights.
       const Vector entropy = row_entropy(fast.weights);
       for (int i = 0; i < n_q; ++i) CHECK(fast.entropy(i) == doctest::Approx(entropy(i)).epsilon(1e-5).scale(1));
-      // Output only: the same output, bit for bit, and no n x n matrices.
+      // Output only (the scale folded into the queries, the normalisation into
+      // the output): the same output within the tolerance, no n x n matrices.
       AttentionOptions lean = o;
       lean.keep_matrices = false;
       const AttentionResult only = scaled_dot_product_attention(Q, K, V, lean);
-      CHECK((only.output.array() == fast.output.array()).all());
+      test::check_close(only.output, as_matrix(ref.output, n_q, d_v), 2e-5f, 1e-5f);
       CHECK(only.weights.size() == 0);
       CHECK(only.raw_scores.size() == 0);
     }

@@ -10,7 +10,8 @@ namespace attn::kernels {
 
 // One head of scaled dot-product attention. All matrices are row-major with
 // the given row strides (in floats), so heads can be column slices of the
-// projections without copies. Outputs that are nullptr are not produced.
+// projections without copies. raw_scores, scaled_scores, weights and entropy
+// are all given or all nullptr (then only out is produced).
 struct HeadArgs {
   const float* q = nullptr;  // n_q x d_k
   const float* k = nullptr;  // n_k x d_k

@@ -46,9 +46,13 @@ inline std::size_t round_up(std::size_t x, std::size_t m) { return (x + m - 1) /
 // Accuracy (tests/unit/test_kernels.cpp sweeps the float range): at most 2 ulp
 // from the correctly rounded result for normal results; exp(-inf) = 0 exactly,
 // exp(x < -103.98) = 0, exp(x > 88.73) = inf, NaN stays NaN.
+// Softmax passes only x <= 0 (scores minus their maximum) or NaN, so it skips
+// the overflow clamp.
+template <bool NonPositive = false>
 inline F vexp(F x) {
   const F magic = Simd::set1(12582912.f);  // 1.5 * 2^23: adding it rounds to an integer
-  const F xc = Simd::min(Simd::max(x, Simd::set1(-104.f)), Simd::set1(89.f));
+  F xc = Simd::max_nan(x, Simd::set1(-104.f));  // NaN stays NaN through every step below
+  if (!NonPositive) xc = Simd::min_nan(xc, Simd::set1(89.f));
   const F fx = Simd::fmadd(xc, Simd::set1(1.44269504088896341f), magic);
   const F n = Simd::sub(fx, magic);
   F r = Simd::fmadd(n, Simd::set1(-0.693359375f), xc);  // exact: n * 0.693359375 has few bits
@@ -65,7 +69,7 @@ inline F vexp(F x) {
   const auto bias = Simd::set1_i(127);
   y = Simd::mul(y, Simd::from_bits(Simd::shl23_i(Simd::add_i(n1, bias))));
   y = Simd::mul(y, Simd::from_bits(Simd::shl23_i(Simd::add_i(n2, bias))));
-  return Simd::select(Simd::unordered(x), x, y);
+  return y;
 }
 
 void exp_n(const float* x, float* y, std::size_t count) {
@@ -96,19 +100,28 @@ void pack_panels(const float* b, std::ptrdiff_t ldb, bool transposed, int k, int
   }
 }
 
-// c (Rows x cols) = a (Rows x k) * panel (k x Vecs*W); cols <= Vecs*W.
+// Rows rows of A (rows x k) interleaved, dst[kk * rows + r] = a[r * lda + kk], so
+// the micro-tile reads its broadcasts from one pointer at fixed offsets (used
+// where the packing is cheap next to the product: queries, X).
+void pack_rows(const float* a, std::ptrdiff_t lda, int rows, int k, float* dst) {
+  for (int r = 0; r < rows; ++r)
+    for (int kk = 0; kk < k; ++kk) dst[kk * rows + r] = a[r * lda + kk];
+}
+
+// c (Rows x cols) = a (Rows x k) * panel (k x Vecs*W); cols <= Vecs*W. Row r of
+// a is at a + r * lda, or interleaved (pack_rows) when lda == 0.
 template <int Rows, int Vecs>
 inline void tile(const float* a, std::ptrdiff_t lda, const float* panel, int k, float* c,
                  std::ptrdiff_t ldc, int cols) {
+  const std::ptrdiff_t row_step = lda ? lda : 1, k_step = lda ? 1 : Rows;
   F acc[Rows][Vecs];
   for (int r = 0; r < Rows; ++r)
     for (int v = 0; v < Vecs; ++v) acc[r][v] = Simd::zero();
-  for (int kk = 0; kk < k; ++kk) {
-    const float* b = panel + std::size_t(kk) * (Vecs * W);
+  for (int kk = 0; kk < k; ++kk, a += k_step, panel += Vecs * W) {
     F bv[Vecs];
-    for (int v = 0; v < Vecs; ++v) bv[v] = Simd::load(b + v * W);
+    for (int v = 0; v < Vecs; ++v) bv[v] = Simd::load(panel + v * W);
     for (int r = 0; r < Rows; ++r) {
-      const F av = Simd::set1(a[r * lda + kk]);
+      const F av = Simd::set1(a[r * row_step]);
       for (int v = 0; v < Vecs; ++v) acc[r][v] = Simd::fmadd(av, bv[v], acc[r][v]);
     }
   }
@@ -143,57 +156,70 @@ inline void tile_any(int vecs, int rows, const float* a, std::ptrdiff_t lda, con
   tile_rows<Vecs>(rows, a, lda, panel, k, c, ldc, cols);
 }
 
-std::size_t matmul_scratch(int m, int k, int n) { return round_up(std::size_t(n), P) * std::size_t(k); }
+std::size_t matmul_scratch(int m, int k, int n) {
+  return round_up(std::size_t(n), P) * std::size_t(k) + round_up(std::size_t(m), R) * std::size_t(k);
+}
 
 void matmul(const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb, float* c,
             std::ptrdiff_t ldc, int m, int k, int n, float* scratch) {
+  float* a_rows = scratch + round_up(std::size_t(n), P) * std::size_t(k);
   pack_panels(b, ldb, false, k, n, P, scratch);
+  for (int i0 = 0; i0 < m; i0 += R)
+    pack_rows(a + i0 * lda, lda, min_int(R, m - i0), k, a_rows + std::size_t(i0) * std::size_t(k));
   // Panel by panel, so one panel (k x P) stays in cache for all row blocks.
   for (int j0 = 0; j0 < n; j0 += P) {
     const float* panel = scratch + std::size_t(j0) * std::size_t(k);
     for (int i0 = 0; i0 < m; i0 += R)
-      tile_rows<C>(min_int(R, m - i0), a + i0 * lda, lda, panel, k, c + i0 * ldc + j0, ldc,
-                   min_int(P, n - j0));
+      tile_rows<C>(min_int(R, m - i0), a_rows + std::size_t(i0) * std::size_t(k), 0, panel, k,
+                   c + i0 * ldc + j0, ldc, min_int(P, n - j0));
   }
 }
 
 // ---- softmax of one row of scores ------------------------------------------------
-struct RowMax {
-  F max;
-  M unordered;  // a NaN among the allowed scores
-};
+// Keep: the caller wants raw and scaled scores, weights and entropy (the
+// explorer). Without it (a model's forward pass) the scale is folded into the
+// packed queries, so the scores arrive scaled and pass 1 only finds the
+// maximum, and the normalisation is applied to the output row instead of to
+// every weight.
 
-// Pass 1 on one vector: raw -> scaled (kept where asked), the maximum over allowed keys.
-template <bool Masked>
-inline void scale_chunk(float* s, const bool* allowed, float* raw, float* scaled, F factor, RowMax& m) {
-  const F x = Simd::load(s);
-  if (raw) Simd::store(raw, x);
-  const F t = Simd::mul(x, factor);
-  if (scaled) Simd::store(scaled, t);
-  Simd::store(s, t);
-  const F seen = Masked ? Simd::select(Simd::allowed(allowed), t, Simd::set1(-kInf)) : t;
-  m.max = Simd::max(m.max, seen);
-  m.unordered = Simd::mask_or(m.unordered, Simd::unordered(seen));
+// Pass 1 on one vector: the maximum over allowed keys (and the kept matrices).
+template <bool Keep>
+inline void max_chunk(float* s, const bool* allowed, float* raw, float* scaled, F factor, F& row_max) {
+  F t = Simd::load(s);
+  if (Keep) {
+    Simd::store(raw, t);
+    t = Simd::mul(t, factor);
+    Simd::store(scaled, t);
+    Simd::store(s, t);
+  }
+  if (allowed) t = Simd::select(Simd::allowed(allowed), t, Simd::set1(-kInf));
+  row_max = Simd::max(row_max, t);
 }
 
-// Pass 2 on one vector: e = exp(t - max), exactly 0 where masked; the sums of e
-// and of e * (t - max), from which the row's entropy follows without a log per weight.
-template <bool Masked>
+// Pass 2 on one vector: e = exp(t - max), exactly 0 where masked; the sum of e
+// and (for the entropy) of e * (t - max).
+template <bool Keep>
 inline void exp_chunk(float* s, const bool* allowed, F row_max, F& sum, F& weighted) {
   F d = Simd::sub(Simd::load(s), row_max);
-  if (Masked) d = Simd::select(Simd::allowed(allowed), d, Simd::set1(-kInf));
-  const F e = vexp(d);
+  if (allowed) d = Simd::select(Simd::allowed(allowed), d, Simd::set1(-kInf));
+  const F e = vexp<true>(d);
   sum = Simd::add(sum, e);
-  weighted = Simd::fmadd(e, Simd::max(d, Simd::set1(kLowest)), weighted);  // 0 * lowest = 0 where masked
+  if (Keep) weighted = Simd::fmadd(e, Simd::max(d, Simd::set1(kLowest)), weighted);  // 0 * lowest = 0 where masked
   Simd::store(s, e);
 }
 
 // The rows the vector passes do not handle, exactly as softmax_rows (softmax.cpp)
 // defines them: no allowed key -> all 0; a NaN -> all NaN; an infinite maximum ->
-// the keys at that extreme share the weight.
-void special_row(float* s, const bool* allowed, int n, bool has_nan, float row_max, float* entropy) {
-  bool any_allowed = false;
-  for (int j = 0; j < n; ++j) any_allowed |= !allowed || allowed[j];
+// the keys at that extreme share the weight. s holds the scaled scores.
+float special_row(float* s, const bool* allowed, int n, float* entropy) {
+  bool any_allowed = false, has_nan = false;
+  float row_max = -kInf;
+  for (int j = 0; j < n; ++j) {
+    if (allowed && !allowed[j]) continue;
+    any_allowed = true;
+    has_nan |= s[j] != s[j];
+    if (s[j] > row_max) row_max = s[j];
+  }
   float count = 0.f;
   for (int j = 0; j < n; ++j) {
     const bool extreme = (!allowed || allowed[j]) && s[j] == row_max;
@@ -203,16 +229,20 @@ void special_row(float* s, const bool* allowed, int n, bool has_nan, float row_m
   if (any_allowed && !has_nan)
     for (int j = 0; j < n; ++j) s[j] /= count;
   if (entropy) *entropy = !any_allowed ? 0.f : has_nan ? __builtin_nanf("") : __builtin_logf(count);
+  return 1.f;  // already normalised
 }
 
-// s: row i of the score block (raw scores in, weights out), padded to at least
-// round_up(n_k, W) floats.
-void softmax_row(const HeadArgs& h, int i, float* s) {
+// s: row i of the score block (raw scores in, softmax numerators or weights out),
+// padded to at least round_up(n_k, W) floats. Returns the factor that turns s
+// into weights: 1 with Keep (s holds the weights), 1 / sum otherwise.
+template <bool Keep>
+float softmax_row(const HeadArgs& h, int i, float* s) {
   const int n = h.n_k;
   const std::ptrdiff_t at = std::ptrdiff_t(i) * n;
   const bool* allowed = h.allowed ? h.allowed + at : nullptr;
-  float* raw = h.raw_scores ? h.raw_scores + at : nullptr;
-  float* scaled = h.scaled_scores ? h.scaled_scores + at : nullptr;
+  float* raw = Keep ? h.raw_scores + at : nullptr;
+  float* scaled = Keep ? h.scaled_scores + at : nullptr;
+  float* entropy = Keep ? h.entropy + i : nullptr;
   const int full = n - n % W, tail = n - full;
 
   // The last, partial vector goes through the same chunk functions via copies
@@ -225,46 +255,49 @@ void softmax_row(const HeadArgs& h, int i, float* s) {
   }
 
   const F factor = Simd::set1(h.factor);
-  RowMax m{Simd::set1(-kInf), Simd::unordered(Simd::zero())};
-  for (int j = 0; j < full; j += W) {
-    float* raw_j = raw ? raw + j : nullptr;
-    float* scaled_j = scaled ? scaled + j : nullptr;
-    if (allowed) scale_chunk<true>(s + j, allowed + j, raw_j, scaled_j, factor, m);
-    else scale_chunk<false>(s + j, nullptr, raw_j, scaled_j, factor, m);
-  }
+  F vmax = Simd::set1(-kInf);
+  for (int j = 0; j < full; j += W)
+    max_chunk<Keep>(s + j, allowed ? allowed + j : nullptr, raw + j, scaled + j, factor, vmax);
   if (tail) {
-    scale_chunk<true>(t_s, t_allowed, raw ? t_raw : nullptr, scaled ? t_scaled : nullptr, factor, m);
+    max_chunk<Keep>(t_s, t_allowed, t_raw, t_scaled, factor, vmax);
     for (int c = 0; c < tail; ++c) {
       s[full + c] = t_s[c];
-      if (raw) raw[full + c] = t_raw[c];
-      if (scaled) scaled[full + c] = t_scaled[c];
+      if (Keep) raw[full + c] = t_raw[c], scaled[full + c] = t_scaled[c];
     }
   }
-  const float row_max = Simd::hmax(m.max);
-  float* entropy = h.entropy ? h.entropy + i : nullptr;
-  const bool has_nan = Simd::any(m.unordered);
-  if (has_nan || !(row_max > -kInf && row_max < kInf)) {
-    special_row(s, allowed, n, has_nan, row_max, entropy);
+  // A NaN may or may not win Simd::max (it follows the x86 rules), so rows
+  // with an odd maximum, and rows whose sum below is NaN, go the scalar way.
+  const float row_max = Simd::hmax(vmax);
+  float scale = 1.f;
+  if (!(row_max > -kInf && row_max < kInf)) {
+    scale = special_row(s, allowed, n, entropy);
   } else {
-    const F vmax = Simd::set1(row_max);
+    const F m = Simd::set1(row_max);
     F sum = Simd::zero(), weighted = Simd::zero();
-    for (int j = 0; j < full; j += W) {
-      if (allowed) exp_chunk<true>(s + j, allowed + j, vmax, sum, weighted);
-      else exp_chunk<false>(s + j, nullptr, vmax, sum, weighted);
-    }
+    for (int j = 0; j < full; j += W) exp_chunk<Keep>(s + j, allowed ? allowed + j : nullptr, m, sum, weighted);
     if (tail) {
-      exp_chunk<true>(t_s, t_allowed, vmax, sum, weighted);
+      exp_chunk<Keep>(t_s, t_allowed, m, sum, weighted);
       for (int c = 0; c < tail; ++c) s[full + c] = t_s[c];
     }
-    // sum >= 1: the maximum itself contributes exp(0).
-    const float total = Simd::hsum(sum);
-    const F inv = Simd::set1(1.f / total);
-    for (int j = 0; j < n; j += W) Simd::store(s + j, Simd::mul(Simd::load(s + j), inv));
-    // H = -sum w log w = log Z - sum e (t - max) / Z, with Z = sum e.
-    if (entropy) *entropy = __builtin_logf(total) - Simd::hsum(weighted) / total;
+    const float total = Simd::hsum(sum);  // >= 1 (the maximum contributes exp(0)) unless NaN
+    if (total != total) {
+      for (int j = 0; j < n; ++j) s[j] = __builtin_nanf("");
+      if (entropy) *entropy = __builtin_nanf("");
+    } else if (Keep) {
+      const F inv = Simd::set1(1.f / total);
+      for (int j = 0; j < n; j += W) Simd::store(s + j, Simd::mul(Simd::load(s + j), inv));
+      // H = -sum w log w = log Z - sum e (t - max) / Z, with Z = sum e.
+      *entropy = __builtin_logf(total) - Simd::hsum(weighted) / total;
+    } else {
+      scale = 1.f / total;
+    }
   }
-  if (h.weights)
-    for (int j = 0; j < n; ++j) h.weights[at + j] = s[j];
+  if (Keep) {
+    float* w = h.weights + at;
+    for (int j = 0; j < full; j += W) Simd::store(w + j, Simd::load(s + j));
+    for (int j = full; j < n; ++j) w[j] = s[j];
+  }
+  return scale;
 }
 
 // ---- one head of attention ----------------------------------------------------
@@ -275,30 +308,45 @@ int value_vecs(int d_v) { return min_int(C, (d_v + W - 1) / W); }
 std::size_t head_scratch(int n_q, int n_k, int d_k, int d_v) {
   const std::size_t keys = round_up(std::size_t(n_k), P);
   const std::size_t values = round_up(std::size_t(d_v), std::size_t(value_vecs(d_v) * W));
-  return round_up(keys * std::size_t(d_k), 16) + round_up(std::size_t(n_k) * values, 16) + R * keys;
+  return round_up(keys * std::size_t(d_k), 16) + round_up(std::size_t(n_k) * values, 16) + R * keys +
+         R * round_up(std::size_t(d_k), 16);
 }
 
-void head(const HeadArgs& h, float* scratch) {
+template <bool Keep>
+void head_blocks(const HeadArgs& h, float* scratch) {
   const int keys = int(round_up(std::size_t(h.n_k), P));
   const int vecs = value_vecs(h.d_v), value_width = vecs * W;
   float* k_panels = scratch;
   float* v_panels = k_panels + round_up(std::size_t(keys) * std::size_t(h.d_k), 16);
   float* scores = v_panels + round_up(std::size_t(h.n_k) * round_up(std::size_t(h.d_v), value_width), 16);
+  float* queries = scores + R * keys;  // the block's queries, packed by pack_rows
   pack_panels(h.k, h.ldk, true, h.d_k, h.n_k, P, k_panels);
   pack_panels(h.v, h.ldv, false, h.n_k, h.d_v, value_width, v_panels);
   for (int i0 = 0; i0 < h.n_q; i0 += R) {
     const int rows = min_int(R, h.n_q - i0);
-    // Step 1: this block's raw scores, R x keys.
+    // Step 1: this block's scores, rows x keys (scaled already unless Keep).
+    pack_rows(h.q + i0 * h.ldq, h.ldq, rows, h.d_k, queries);
+    if (!Keep)
+      for (int x = 0; x < rows * h.d_k; ++x) queries[x] *= h.factor;
     for (int j0 = 0; j0 < keys; j0 += P)
-      tile_rows<C>(rows, h.q + i0 * h.ldq, h.ldq, k_panels + std::size_t(j0) * std::size_t(h.d_k), h.d_k,
-                   scores + j0, keys, P);
-    // Step 2: scale, mask, softmax (and the kept matrices).
-    for (int r = 0; r < rows; ++r) softmax_row(h, i0 + r, scores + std::size_t(r) * std::size_t(keys));
-    // Step 3: weights V for the block.
+      tile_rows<C>(rows, queries, 0, k_panels + std::size_t(j0) * std::size_t(h.d_k), h.d_k, scores + j0, keys, P);
+    // Step 2: mask and softmax (and the kept matrices).
+    float scale[R];
+    for (int r = 0; r < rows; ++r) scale[r] = softmax_row<Keep>(h, i0 + r, scores + std::size_t(r) * std::size_t(keys));
+    // Step 3: weights V for the block, then the normalisation that Keep left out.
     for (int d0 = 0; d0 < h.d_v; d0 += value_width)
       tile_any(vecs, rows, scores, keys, v_panels + std::size_t(d0) * std::size_t(h.n_k), h.n_k,
                h.out + i0 * h.ldo + d0, h.ldo, min_int(value_width, h.d_v - d0));
+    if (!Keep)
+      for (int r = 0; r < rows; ++r)
+        for (int d = 0; d < h.d_v; ++d) h.out[(i0 + r) * h.ldo + d] *= scale[r];
   }
+}
+
+// Keep is all or nothing: the explorer asks for every matrix, a forward pass for none.
+void head(const HeadArgs& h, float* scratch) {
+  if (h.raw_scores) head_blocks<true>(h, scratch);
+  else head_blocks<false>(h, scratch);
 }
 
 }  // namespace

@@ -11,7 +11,8 @@
 //
 // Only what the kernels need: load/store (unaligned), arithmetic, fmadd
 // (a fused multiply-add where the ISA has one, else multiply then add), max,
-// comparisons to a lane mask, select, horizontal max/sum, the integer steps
+// max_nan / min_nan (clamps that keep a NaN in x: x86 and wasm differ in which
+// operand of max wins when one is NaN), select, horizontal max/sum, the integer steps
 // of exp, and `allowed`: W mask bytes (bool, 0 or 1) to a lane mask.
 #pragma once
 
@@ -44,11 +45,8 @@ struct Simd {
   static F mul(F a, F b) { return _mm512_mul_ps(a, b); }
   static F fmadd(F a, F b, F c) { return _mm512_fmadd_ps(a, b, c); }
   static F max(F a, F b) { return _mm512_max_ps(a, b); }
-  static F min(F a, F b) { return _mm512_min_ps(a, b); }
-  static M lt(F a, F b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
-  static M unordered(F a) { return _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q); }
-  static M mask_or(M a, M b) { return M(a | b); }
-  static bool any(M m) { return m != 0; }
+  static F max_nan(F x, F c) { return _mm512_max_ps(c, x); }  // the second operand wins a NaN
+  static F min_nan(F x, F c) { return _mm512_min_ps(c, x); }
   static F select(M m, F a, F b) { return _mm512_mask_blend_ps(m, b, a); }  // m ? a : b
   static M allowed(const bool* p) {
     const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
@@ -79,11 +77,8 @@ struct Simd {
   static F mul(F a, F b) { return _mm256_mul_ps(a, b); }
   static F fmadd(F a, F b, F c) { return _mm256_fmadd_ps(a, b, c); }
   static F max(F a, F b) { return _mm256_max_ps(a, b); }
-  static F min(F a, F b) { return _mm256_min_ps(a, b); }
-  static M lt(F a, F b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
-  static M unordered(F a) { return _mm256_cmp_ps(a, a, _CMP_UNORD_Q); }
-  static M mask_or(M a, M b) { return _mm256_or_ps(a, b); }
-  static bool any(M m) { return _mm256_movemask_ps(m) != 0; }
+  static F max_nan(F x, F c) { return _mm256_max_ps(c, x); }  // the second operand wins a NaN
+  static F min_nan(F x, F c) { return _mm256_min_ps(c, x); }
   static F select(M m, F a, F b) { return _mm256_blendv_ps(b, a, m); }
   static M allowed(const bool* p) {
     const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
@@ -123,11 +118,8 @@ struct Simd {
   static F mul(F a, F b) { return _mm_mul_ps(a, b); }
   static F fmadd(F a, F b, F c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
   static F max(F a, F b) { return _mm_max_ps(a, b); }
-  static F min(F a, F b) { return _mm_min_ps(a, b); }
-  static M lt(F a, F b) { return _mm_cmplt_ps(a, b); }
-  static M unordered(F a) { return _mm_cmpunord_ps(a, a); }
-  static M mask_or(M a, M b) { return _mm_or_ps(a, b); }
-  static bool any(M m) { return _mm_movemask_ps(m) != 0; }
+  static F max_nan(F x, F c) { return _mm_max_ps(c, x); }  // the second operand wins a NaN
+  static F min_nan(F x, F c) { return _mm_min_ps(c, x); }
   static F select(M m, F a, F b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
   static M allowed(const bool* p) {
     std::int32_t four;
@@ -168,11 +160,8 @@ struct Simd {
   static F fmadd(F a, F b, F c) { return wasm_f32x4_add(wasm_f32x4_mul(a, b), c); }
   // pmax/pmin (a < b ? b : a) map to one x86 instruction; max/min would add NaN fix-ups.
   static F max(F a, F b) { return wasm_f32x4_pmax(a, b); }
-  static F min(F a, F b) { return wasm_f32x4_pmin(a, b); }
-  static M lt(F a, F b) { return wasm_f32x4_lt(a, b); }
-  static M unordered(F a) { return wasm_f32x4_ne(a, a); }
-  static M mask_or(M a, M b) { return wasm_v128_or(a, b); }
-  static bool any(M m) { return wasm_v128_any_true(m); }
+  static F max_nan(F x, F c) { return wasm_f32x4_pmax(x, c); }  // x < c ? c : x
+  static F min_nan(F x, F c) { return wasm_f32x4_pmin(x, c); }  // c < x ? c : x
   static F select(M m, F a, F b) { return wasm_v128_bitselect(a, b, m); }
   static M allowed(const bool* p) {
     const v128_t bytes = wasm_v128_load32_zero(p);
@@ -212,11 +201,8 @@ struct Simd {
   static F mul(F a, F b) { return a * b; }
   static F fmadd(F a, F b, F c) { return a * b + c; }
   static F max(F a, F b) { return a < b ? b : a; }
-  static F min(F a, F b) { return b < a ? b : a; }
-  static M lt(F a, F b) { return a < b; }
-  static M unordered(F a) { return a != a; }
-  static M mask_or(M a, M b) { return a || b; }
-  static bool any(M m) { return m; }
+  static F max_nan(F x, F c) { return x < c ? c : x; }
+  static F min_nan(F x, F c) { return c < x ? c : x; }
   static F select(M m, F a, F b) { return m ? a : b; }
   static M allowed(const bool* p) { return *p; }
   static float hmax(F v) { return v; }
