@@ -211,7 +211,7 @@ inline void exp_chunk(float* s, const bool* allowed, F row_max, F& sum, F& weigh
 // The rows the vector passes do not handle, exactly as softmax_rows (softmax.cpp)
 // defines them: no allowed key -> all 0; a NaN -> all NaN; an infinite maximum ->
 // the keys at that extreme share the weight. s holds the scaled scores.
-float special_row(float* s, const bool* allowed, int n, float* entropy) {
+void special_row(float* s, const bool* allowed, int n, float* entropy) {
   bool any_allowed = false, has_nan = false;
   float row_max = -kInf;
   for (int j = 0; j < n; ++j) {
@@ -229,7 +229,6 @@ float special_row(float* s, const bool* allowed, int n, float* entropy) {
   if (any_allowed && !has_nan)
     for (int j = 0; j < n; ++j) s[j] /= count;
   if (entropy) *entropy = !any_allowed ? 0.f : has_nan ? __builtin_nanf("") : __builtin_logf(count);
-  return 1.f;  // already normalised
 }
 
 // s: row i of the score block (raw scores in, softmax numerators or weights out),
@@ -268,9 +267,8 @@ float softmax_row(const HeadArgs& h, int i, float* s) {
   // A NaN may or may not win Simd::max (it follows the x86 rules), so rows
   // with an odd maximum, and rows whose sum below is NaN, go the scalar way.
   const float row_max = Simd::hmax(vmax);
-  float scale = 1.f;
   if (!(row_max > -kInf && row_max < kInf)) {
-    scale = special_row(s, allowed, n, entropy);
+    special_row(s, allowed, n, entropy);
   } else {
     const F m = Simd::set1(row_max);
     F sum = Simd::zero(), weighted = Simd::zero();
@@ -284,20 +282,25 @@ float softmax_row(const HeadArgs& h, int i, float* s) {
       for (int j = 0; j < n; ++j) s[j] = __builtin_nanf("");
       if (entropy) *entropy = __builtin_nanf("");
     } else if (Keep) {
+      // Normalise into the block (for weights V) and the kept weights at once.
       const F inv = Simd::set1(1.f / total);
-      for (int j = 0; j < n; j += W) Simd::store(s + j, Simd::mul(Simd::load(s + j), inv));
+      float* w = h.weights + at;
+      for (int j = 0; j < full; j += W) {
+        const F x = Simd::mul(Simd::load(s + j), inv);
+        Simd::store(s + j, x);
+        Simd::store(w + j, x);
+      }
+      for (int j = full; j < n; ++j) w[j] = s[j] = s[j] * (1.f / total);
       // H = -sum w log w = log Z - sum e (t - max) / Z, with Z = sum e.
       *entropy = __builtin_logf(total) - Simd::hsum(weighted) / total;
+      return 1.f;
     } else {
-      scale = 1.f / total;
+      return 1.f / total;
     }
   }
-  if (Keep) {
-    float* w = h.weights + at;
-    for (int j = 0; j < full; j += W) Simd::store(w + j, Simd::load(s + j));
-    for (int j = full; j < n; ++j) w[j] = s[j];
-  }
-  return scale;
+  if (Keep)
+    for (int j = 0; j < n; ++j) h.weights[at + j] = s[j];
+  return 1.f;
 }
 
 // ---- one head of attention ----------------------------------------------------
