@@ -315,6 +315,21 @@ std::size_t head_scratch(int n_q, int n_k, int d_k, int d_v) {
          R * round_up(std::size_t(d_k), 16);
 }
 
+// 1 + the last key any of rows i0.. may attend to (0 if none).
+int used_keys(const HeadArgs& h, int i0, int rows) {
+  if (!h.allowed) return h.n_k;
+  int used = 0;
+  for (int r = 0; r < rows; ++r) {
+    const bool* row = h.allowed + std::ptrdiff_t(i0 + r) * h.n_k;
+    for (int j = h.n_k; j > used; --j)
+      if (row[j - 1]) {
+        used = j;
+        break;
+      }
+  }
+  return used;
+}
+
 template <bool Keep>
 void head_blocks(const HeadArgs& h, float* scratch) {
   const int keys = int(round_up(std::size_t(h.n_k), P));
@@ -337,8 +352,11 @@ void head_blocks(const HeadArgs& h, float* scratch) {
     float scale[R];
     for (int r = 0; r < rows; ++r) scale[r] = softmax_row<Keep>(h, i0 + r, scores + std::size_t(r) * std::size_t(keys));
     // Step 3: weights V for the block, then the normalisation that Keep left out.
+    // Keys after the block's last allowed one have weight 0 in every row: a
+    // causal mask halves this step.
+    const int used = used_keys(h, i0, rows);
     for (int d0 = 0; d0 < h.d_v; d0 += value_width)
-      tile_any(vecs, rows, scores, keys, v_panels + std::size_t(d0) * std::size_t(h.n_k), h.n_k,
+      tile_any(vecs, rows, scores, keys, v_panels + std::size_t(d0) * std::size_t(h.n_k), used,
                h.out + i0 * h.ldo + d0, h.ldo, min_int(value_width, h.d_v - d0));
     if (!Keep)
       for (int r = 0; r < rows; ++r)
