@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,12 @@ struct ExplorerLimits {
   static constexpr int kMaxTrainedSteps = int(TrainLimits::kMaxSteps);
   static constexpr long long kMaxTrainingWork = 2000LL * 32 * 32;
   static constexpr int kMaxHeads = 64;
+  // One request's peak memory (explorer_peak_bytes): 16 heads x 512 tokens at
+  // d_model 512 needs 71 MiB, 1024 tokens x 4 heads at d_model 512 (the UI's
+  // largest d_model) 85 MiB; 1024 x 4 at d_model 1024 (121 MiB) does not fit.
+  // The UI keeps the last result on screen while the next one is computed,
+  // so the lab holds at most about twice this.
+  static constexpr long long kMaxPeakBytes = 96LL << 20;
 };
 
 struct ExplorerConfig {
@@ -81,7 +88,8 @@ TrainConfig trained_recipe(const ExplorerConfig& config);
 struct HeadSummary {
   WeightStats stats;       // min, max, mean of the weights
   float mean_entropy = 0;  // mean over query rows of the row entropy (nats)
-  Histogram histogram;     // of the weights: 25 bins over [min, max], as Figure 4.1
+  Histogram histogram;     // of the weights: 25 bins over [min, max], as Figure 4.1; no
+                           // counts when the job was asked not to bin (fill_histograms)
 };
 
 struct ExplorerResult {
@@ -106,17 +114,108 @@ std::vector<std::string> explorer_tokens(const ExplorerConfig& config);
 // do not apply.
 std::string check_explorer_config(const ExplorerConfig& config, bool has_trained_weights = false);
 
+// The most memory one request (run_explorer, an ExplorerJob) holds at once,
+// in bytes, for n tokens (with pads), H heads and d = d_model (d_head = d / H):
+//   per head   Q, K, V slices and the output      4 n d_head floats
+//              raw scores, scaled scores, weights  3 n^2 floats
+//              the mask (allowed)                  n^2 bytes
+//              row entropies                       n floats
+//   shared     X, concat, output                   3 n d floats
+//              Q, K, V of all heads (while the heads run) 3 n d floats
+//              W_q, W_k, W_v, W_o                  4 d^2 floats
+//              head average                        n^2 floats
+//              the mask, built once for all heads  n^2 bytes
+//              kernel scratch (kept between requests), a split head's block
+//              (its scores, weights and mask rows), tokens and summaries
+// i.e. about 4 (3H + 1) n^2 + (H + 2) n^2 + 40 n d + 16 d^2 bytes: 71 MiB at
+// 512 tokens x 16 heads x d_model 512. The experiments use their own sizes
+// (8 tokens). While the UI computes a new result the last one stays on
+// screen: the lab holds two results at most.
+long long explorer_peak_bytes(int tokens, int heads, int d_model);
+// The same for a config (its tokens, heads and d_model, or its experiment's).
+long long explorer_peak_bytes(const ExplorerConfig& config);
+
 // Precondition: check_explorer_config(config, trained != nullptr) is empty.
 // previous (optional): the last result. When only the temperature, scale or
-// mask changed, its embeddings X and projections are reused instead of drawn
-// again (at d_model 512 that is a million normal draws per slider step); the
-// numbers are identical either way (explorer_fields.hpp: same_inputs).
+// mask changed, its embeddings X, projection matrices and every head's Q, K, V
+// are reused instead of computed again (at d_model 512 that is a million
+// normal draws and three 512 x 512 x 512 products per slider step); when only
+// the text or the heads changed, the projection matrices (random and identity
+// ones at any heads) and the rows of X with the same token at the same place.
+// The numbers are identical either way (explorer_fields.hpp: same_inputs).
 // trained (optional): a Trained projection's weights that the caller already
 // holds (the scaling lab's model, or a retraining the UI spread over frames):
 // they must be what trained_recipe(config) gives after trained_steps steps.
 // Without them run_explorer retrains the recipe itself.
+// It is an ExplorerJob run to the end (the same pieces, so the same numbers).
 ExplorerResult run_explorer(const ExplorerConfig& config, const ExplorerResult* previous = nullptr,
                             const MultiHeadWeights* trained = nullptr);
+
+// How far an ExplorerJob has got.
+struct ExplorerProgress {
+  int pieces_done = 0, pieces = 0;  // pieces run / in all
+  int heads_done = 0, heads = 0;    // heads whose attention is computed / in all
+  int percent() const { return pieces ? pieces_done * 100 / pieces : 100; }
+};
+
+// run_explorer in pieces, so a caller can spread a recompute over frames (the
+// UI: ui/explorer/update.cpp) and keep drawing the last result meanwhile:
+//
+//   ExplorerJob job(config, previous, trained);   // copies what it reuses (a few MB at most)
+//   while (!job.step(ExplorerJob::kFrameBudgetMs)) { ... draw a frame ... }
+//   ExplorerResult result = job.take();
+//
+// The pieces, in order: the embeddings X (a block of tokens each; a repeated
+// token's row is copied) and the position encodings, the projection matrices
+// (random ones a block of rows each), Q = X W_q, K, V (a block of rows
+// each), the mask (built once for all heads), every head's attention (a
+// head, or a block of its query rows when one head is big), its summary
+// (min/max/mean, mean row entropy from the kernel's row entropies, histogram;
+// the head average summed in the same pass), the output (concat W_o, a block
+// of rows each), the head average's summary. A piece's size follows from the
+// shapes alone (about a millisecond of work in wasm), never from the budget
+// or the clock, so a job gives the same numbers bit for bit however it is
+// stepped, and run_explorer is a job run to the end. What a previous result
+// lets it reuse (see run_explorer) is not computed: after a temperature,
+// scale or mask change the job starts at the heads. A job that is not
+// wanted any more (a newer config) is simply destroyed.
+class ExplorerJob {
+ public:
+  // The UI's share of one frame for a recompute; the rest draws the frame.
+  static constexpr double kFrameBudgetMs = 8.0;
+
+  // Preconditions as run_explorer's. previous and trained are read here
+  // (what is reused is copied), never later: they need not outlive the job.
+  // histograms = false leaves the summaries' histograms without counts (a
+  // quarter of a big recompute's statistics; only the stats view shows
+  // them): fill_histograms adds them when they are wanted.
+  explicit ExplorerJob(const ExplorerConfig& config, const ExplorerResult* previous = nullptr,
+                       const MultiHeadWeights* trained = nullptr, bool histograms = true);
+  ~ExplorerJob();
+  ExplorerJob(ExplorerJob&&) noexcept;
+  ExplorerJob& operator=(ExplorerJob&&) noexcept;
+
+  // Runs pieces until budget_ms have passed since the call, at least one (a
+  // budget <= 0 runs exactly one). True when the result is complete.
+  bool step(double budget_ms);
+  bool done() const;
+  ExplorerProgress progress() const;
+  const ExplorerConfig& config() const;
+  // Precondition: done(). Moves the result out (once).
+  ExplorerResult take();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Whether every summary of r has its histogram's counts.
+bool has_histograms(const ExplorerResult& r);
+// Bins the weights of the summaries that have no counts yet (a result of an
+// ExplorerJob without histograms), a matrix at a time until budget_ms have
+// passed (at least one). The counts are the ones the job would have binned.
+// True when every summary has them.
+bool fill_histograms(ExplorerResult& r, double budget_ms);
 
 // The nearest head counts below and above heads that divide d_model (0 = none).
 void nearest_valid_heads(int d_model, int heads, int& below, int& above);

@@ -11,11 +11,30 @@ namespace attn {
 struct WeightStats {
   float min = 0, max = 0, mean = 0;
 };
+// One pass over the values (row by row; each row summed in float, the rows in double).
 WeightStats weight_stats(const Matrix& weights);
 
+// weight_stats in pieces: add the rows in any grouping, in order, and get the
+// same numbers as weight_stats of the whole matrix (the explorer's staged
+// recompute summarises a large matrix a block of rows at a time).
+struct StatsAccumulator {
+  float min = 0, max = 0;
+  double sum = 0;
+  std::size_t count = 0;
+  // sum_into (optional, n floats): row is added into it in the same pass
+  // (sum_into[j] += row[j], as an Eigen +=; the explorer's head average).
+  void add_row(const float* row, std::size_t n, float* sum_into = nullptr);
+  void add_rows(const Matrix& m, Eigen::Index first, Eigen::Index rows, Matrix* sum_into = nullptr);
+  WeightStats stats() const;  // all zeros when nothing was added
+};
+
 // Shannon entropy of each row in nats (0 log 0 = 0). A uniform row over n keys
-// has entropy log(n); a one-hot row has 0.
+// has entropy log(n); a one-hot row has 0. Four lanes of float p log p (a
+// polynomial log of ~1 ulp, Cephes' logf), each row's sum rounded to float:
+// within float rounding of the exact sum; weights below the smallest normal
+// float (< 1.2e-38) count as 0.
 Vector row_entropy(const Matrix& weights);
+float row_entropy(const float* row, std::size_t n);
 
 // Indices of the k largest values of row, largest first; ties go to the lower index.
 std::vector<int> top_k(const float* row, int n, int k);
@@ -30,6 +49,9 @@ struct Histogram {
   int total() const;
 };
 Histogram histogram(const float* values, std::size_t n, int bins, float lo, float hi);
+// The same in pieces: empty_histogram, then histogram_add the values in any grouping.
+Histogram empty_histogram(int bins, float lo, float hi);
+void histogram_add(Histogram& h, const float* values, std::size_t n);
 // Range = [min, max] of the data (matplotlib's plt.hist default).
 Histogram histogram(const std::vector<float>& values, int bins);
 

@@ -155,18 +155,31 @@ void app_frame(AppState& state) {
   else setup_child(state, ImVec2(0, 0));  // no result yet: the set-up is the way to one
   if (state.view != View::Chapter && state.view != View::Scaling) move_query_with_keys(state);
   // A tab bar counts its selection frames down; without one (controls "none",
-  // another view open) nothing would, and the app would never go idle.
-  if (state.select_view_frames == select_view_frames) state.select_view_frames = std::max(0, select_view_frames - 1);
-  if (state.scaling.select_panel_frames == select_panel_frames)
-    state.scaling.select_panel_frames = std::max(0, select_panel_frames - 1);
+  // another view open) nothing would, and the app would never go idle. Before
+  // the first result there are no tabs yet: while its recompute runs (a few
+  // frames for a big config) the selection waits for them.
+  if (state.result || !state.explorer_job) {
+    if (state.select_view_frames == select_view_frames) state.select_view_frames = std::max(0, select_view_frames - 1);
+    if (state.scaling.select_panel_frames == select_panel_frames)
+      state.scaling.select_panel_frames = std::max(0, select_panel_frames - 1);
+  }
+  if (state.settle_frames > 0 && !state.explorer_job) --state.settle_frames;
   ImGui::End();
+  // What is left of the frame's share goes to a pending recompute, for the
+  // newest config (the set-up panel may have changed it in this frame).
+  continue_explorer_job(state);
   state.frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count();
+  if (state.recent_frame_ms.size() == AppState::kRecentFrames)
+    state.recent_frame_ms.erase(state.recent_frame_ms.begin());
+  state.recent_frame_ms.push_back(float(state.frame_ms));
 }
 
 bool app_busy(const AppState& state) {
   int steps = 0, target = 0;
-  return state.select_view_frames > 0 || state.scaling.select_panel_frames > 0 ||
-         retraining_progress(state, &steps, &target) || scaling_busy(state.scaling, state.view == View::Scaling) ||
+  ExplorerProgress progress;
+  return state.select_view_frames > 0 || state.scaling.select_panel_frames > 0 || state.settle_frames > 0 ||
+         retraining_progress(state, &steps, &target) || explorer_progress(state, &progress) ||
+         (state.view == View::Stats && state.result && !has_histograms(*state.result)) || scaling_busy(state.scaling, state.view == View::Scaling) ||
          (state.view == View::Chapter && !state.fig41);
 }
 
@@ -238,6 +251,13 @@ nlohmann::json retraining_json(const AppState& state) {
   return {{"steps", steps}, {"target", target}};
 }
 
+nlohmann::json pending_json(const AppState& state) {
+  ExplorerProgress p;
+  if (!explorer_progress(state, &p)) return nullptr;
+  return {{"pieces_done", p.pieces_done}, {"pieces", p.pieces},     {"heads_done", p.heads_done},
+          {"heads", p.heads},             {"percent", p.percent()}, {"config", nlohmann::json::parse(api::print_explorer_config(state.explorer_job->config()), nullptr, false)}};
+}
+
 }  // namespace
 
 std::string state_json(const AppState& state) {
@@ -268,10 +288,11 @@ std::string state_json(const AppState& state) {
               {"stats_table", std::move(stats)},
               {"error", state.error},
               {"retraining", retraining_json(state)},
+              {"pending", pending_json(state)},
               {"scaling", scaling_state_json(state.scaling)},
               {"frames", state.frames},
               {"notices", state.notices},
-              {"timings_ms", {{"compute", state.compute_ms}, {"frame", state.frame_ms}}}};
+              {"timings_ms", {{"compute", state.compute_ms}, {"frame", state.frame_ms}, {"recent", state.recent_frame_ms}}}};
   return out.dump();
 }
 

@@ -92,6 +92,15 @@ struct AppState {
   std::optional<ExplorerResult> result;  // the last good result (kept while error is set)
   std::optional<TrainedWeights> trained;  // the last trained projection's weights
   std::unique_ptr<Trainer> retraining;   // a trained config's model, retrained a slice per frame
+  // The recompute of checked_config, a slice per frame (explorer/update.cpp);
+  // result keeps the last one on screen meanwhile.
+  std::unique_ptr<ExplorerJob> explorer_job;
+  double explorer_job_ms = 0;      // its compute time so far
+  long long explorer_frame = -1;   // the frame explorer_frame_ms belongs to
+  double explorer_frame_ms = 0;    // compute time spent in that frame
+  // Frames still to draw after a result arrived with no input (a pending job
+  // completed): Dear ImGui lays new windows and tables out over two frames.
+  int settle_frames = 0;
   std::optional<Figure41> fig41;        // the chapter view (computed on first use)
   ScalingLab scaling;                   // the scaling lab: its choices, results and trainers
 
@@ -107,7 +116,9 @@ struct AppState {
   int framebuffer_w = 0, framebuffer_h = 0;
   std::vector<HeatmapLayout> layout;
   std::map<std::string, WidgetRect> controls;
-  double compute_ms = 0, frame_ms = 0;  // last run_explorer; last whole app_frame
+  double compute_ms = 0, frame_ms = 0;  // the last result's compute time (all its slices); last whole app_frame
+  std::vector<float> recent_frame_ms;  // the last kRecentFrames app_frame times, oldest first (state().timings_ms.recent)
+  static constexpr std::size_t kRecentFrames = 120;
   std::string dump_request;  // every matrix as JSON, set by the debug button; the platform saves it
   std::vector<ExportFile> export_requests;  // files asked for in the export popup (export.hpp); the platform saves them
   std::string png_request;  // the view's PNG at 2x was asked for: its file name ("" = none); the platform renders and saves it
@@ -124,7 +135,8 @@ void apply_style(float scale);
 void app_frame(AppState& state);
 
 // Whether the lab has work for the next frame without any input: training,
-// a retraining, curves still being filled, a tab switch settling. The
+// a retraining, a recompute spread over frames, curves still being filled, a
+// tab switch settling. The
 // platform draws a frame only on input or while this is true (an idle page
 // draws nothing).
 bool app_busy(const AppState& state);
@@ -146,11 +158,13 @@ std::string layout_json(const AppState& state);
 // {"config", "tokens", "selected_query", "selected_head", "view", "heads",
 //  "stats_table": [{"head": h | "avg", "min", "max", "mean", "mean_entropy"}] (as displayed),
 //  "error", "retraining": {"steps", "target"} | null (a trained config being retrained),
+//  "pending": {"pieces_done", "pieces", "heads_done", "heads", "percent", "config"} | null (a
+//             recompute spread over frames; "config" is the one being computed),
 //  "scaling": {"d_k", "samples", "n_keys", "panel", "raw_std", "scaled_std", "raw_peak",
 //              "scaled_peak" (as displayed; null until the lab was opened), "curve_points",
 //              "training": {"running", "steps", "error", "steps_last_frame", "train_ms_last_frame",
 //                           "scaled": <model> | null, "unscaled": <model> | null}},
-//  "timings_ms": {"compute", "frame"}}
+//  "timings_ms": {"compute", "frame", "recent": [the last 120 frames' ms, oldest first]}}
 // where <model> is api::trained_model_json without history (api/train_json.hpp).
 std::string state_json(const AppState& state);
 

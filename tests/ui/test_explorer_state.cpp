@@ -4,6 +4,10 @@
 // line above the heatmaps names the selected query once.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <string>
+
 #include "core/explorer_fields.hpp"
 #include "ui/app.hpp"
 #include "ui/explorer/explorer.hpp"
@@ -141,6 +145,136 @@ TEST_CASE("picking the lab's model stops a retraining of another recipe") {
   continue_retraining(state);
   update_result(state);
   CHECK(&*state.result == result);
+}
+
+// A frame as app_frame runs the explorer: update_result before and after the
+// panels, then the rest of the frame's share for a pending recompute.
+void explorer_frame(AppState& state) {
+  ++state.frames;
+  update_result(state);
+  update_result(state);
+  continue_explorer_job(state);
+}
+
+std::string words(int n) {
+  std::string text;
+  for (int i = 0; i < n; ++i) text += "w" + std::to_string(i) + " ";
+  return text;
+}
+
+TEST_CASE("a big recompute is spread over frames: the last result stays, the progress shows, then the result") {
+  AppState state;
+  explorer_frame(state);
+  REQUIRE(state.result);
+  const ExplorerResult* small = &*state.result;
+  ExplorerProgress progress;
+  CHECK(!explorer_progress(state, &progress));  // a small config: done in the frame of the change
+
+  // 512 tokens x 16 heads at d_model 512: about 60 ms natively, 120 ms in wasm in one go.
+  state.config.text = words(512);
+  state.config.d_model = 512;
+  state.config.heads = 16;
+  using Clock = std::chrono::steady_clock;
+  auto start = Clock::now();
+  explorer_frame(state);
+  double longest = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  REQUIRE(explorer_progress(state, &progress));
+  CHECK(&*state.result == small);  // still on screen
+  CHECK(progress.heads == 16);
+  CHECK(progress.pieces_done < progress.pieces);
+  CHECK(same_config(state.explorer_job->config(), state.config));
+  int frames = 1, last_done = progress.pieces_done;
+  while (explorer_progress(state, &progress) && frames < 1000) {
+    CHECK(app_busy(state));  // the platform keeps drawing frames
+    CHECK(progress.pieces_done >= last_done);
+    last_done = progress.pieces_done;
+    start = Clock::now();
+    explorer_frame(state);
+    longest = std::max(longest, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    ++frames;
+  }
+  CHECK(frames > 2);
+  MESSAGE("512 tokens x 16 heads, d_model 512: " << frames << " frames, the longest " << longest << " ms");
+  CHECK(longest < 40);  // 8 ms a frame and one piece over it, with room for a slow machine
+  REQUIRE(state.result);
+  CHECK(same_config(state.result->config, state.config));
+  const ExplorerResult direct = run_explorer(state.config);
+  CHECK(state.result->attention.average_weights == direct.attention.average_weights);
+  CHECK(state.result->attention.output == direct.attention.output);
+  CHECK(state.compute_ms > 0);
+  CHECK(state.settle_frames > 0);  // a frame or two more without input, for Dear ImGui's layout
+  state.settle_frames = 0;         // (app_frame counts them down)
+  state.select_view_frames = 0;    // (a fresh state's tab bar settling)
+  CHECK(!app_busy(state));
+}
+
+TEST_CASE("a newer config while a recompute is pending restarts it; a bad one drops it") {
+  AppState state;
+  state.config.text = words(512);
+  state.config.d_model = 256;
+  state.config.heads = 16;
+  explorer_frame(state);
+  ExplorerProgress progress;
+  REQUIRE(explorer_progress(state, &progress));
+  CHECK(!state.result);  // the first result of all: nothing to keep on screen yet
+
+  state.config.temperature = 3.f;  // a slider moved
+  explorer_frame(state);
+  REQUIRE(explorer_progress(state, &progress));
+  CHECK(state.explorer_job->config().temperature == 3.f);
+
+  state.config.heads = 7;  // does not divide 256: the error shows, nothing is pending
+  explorer_frame(state);
+  CHECK(state.error.rfind("heads: 7 does not divide", 0) == 0);
+  CHECK(!explorer_progress(state, &progress));
+  CHECK(!state.result);
+
+  state.config.heads = 8;
+  for (int i = 0; i < 1000 && (i == 0 || explorer_progress(state, &progress)); ++i) explorer_frame(state);
+  REQUIRE(state.result);
+  CHECK(state.result->config.heads == 8);
+  CHECK(state.result->config.temperature == 3.f);
+
+  // A temperature change reuses the inputs and is quicker, but still the same numbers.
+  state.config.temperature = 0.5f;
+  for (int i = 0; i < 1000 && (i == 0 || explorer_progress(state, &progress)); ++i) explorer_frame(state);
+  CHECK(state.result->config.temperature == 0.5f);
+  CHECK(state.result->attention.average_weights == run_explorer(state.config).attention.average_weights);
+}
+
+TEST_CASE("a config over the memory bound is refused before anything runs") {
+  AppState state;
+  explorer_frame(state);
+  REQUIRE(state.result);
+  state.config.text = words(1024);
+  state.config.d_model = 1024;
+  state.config.heads = 4;
+  explorer_frame(state);
+  CHECK(state.error.rfind("d_model: 1024 tokens x 4 heads at d_model 1024 need ", 0) == 0);
+  ExplorerProgress progress;
+  CHECK(!explorer_progress(state, &progress));
+  CHECK(state.result->tokens.size() == 6u);  // the last good result stays
+}
+
+TEST_CASE("the histograms are binned for the stats view only, when it needs them") {
+  AppState state;
+  state.select_view_frames = 0;
+  explorer_frame(state);
+  REQUIRE(state.result);
+  CHECK(!has_histograms(*state.result));  // the heatmaps view does not show them
+  CHECK(!app_busy(state));
+  state.view = View::Stats;
+  CHECK(app_busy(state));  // the stats view is open: bin them
+  ++state.frames;
+  CHECK(fill_result_histograms(state));  // what stats_view does when drawn
+  CHECK(has_histograms(*state.result));
+  CHECK(!app_busy(state));
+  state.config.temperature = 2.f;  // a change while the stats view is open: binned with the rest
+  explorer_frame(state);
+  CHECK(has_histograms(*state.result));
+  const ExplorerResult direct = run_explorer(state.config);
+  for (std::size_t h = 0; h < direct.summaries.size(); ++h)
+    CHECK(state.result->summaries[h].histogram.counts == direct.summaries[h].histogram.counts);
 }
 
 TEST_CASE("the selected-query line names the query once") {

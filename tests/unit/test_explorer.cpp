@@ -3,7 +3,9 @@
 // independent computations (plain loops and the naive reference kernel) or,
 // for the experiments, against the experiment functions' own results.
 #include <cmath>
+#include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -545,5 +547,286 @@ TEST_CASE("each head summary carries its 25-bin weight histogram over [min, max]
     CHECK(hist.lo == w.minCoeff());
     CHECK(hist.hi == w.maxCoeff());
     CHECK(hist.total() == int(w.size()));  // every weight lies in [min, max]
+  }
+}
+
+// ---- the staged recompute (ExplorerJob) and the memory bound -------------------------------
+
+namespace {
+
+std::string words(int n, const char* prefix = "w") {
+  std::string text;
+  for (int i = 0; i < n; ++i) text += prefix + std::to_string(i % 97) + " ";  // repeats: shared embeddings
+  return text;
+}
+
+template <typename M>
+bool same_bits(const M& a, const M& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.data(), b.data(), sizeof(typename M::Scalar) * std::size_t(a.size())) == 0;
+}
+
+bool same_summary(const HeadSummary& a, const HeadSummary& b) {
+  return std::memcmp(&a.stats, &b.stats, sizeof a.stats) == 0 &&
+         std::memcmp(&a.mean_entropy, &b.mean_entropy, sizeof(float)) == 0 && a.histogram.lo == b.histogram.lo &&
+         a.histogram.hi == b.histogram.hi && a.histogram.counts == b.histogram.counts;
+}
+
+// Every number of two results, bit for bit.
+void check_same_result(const ExplorerResult& a, const ExplorerResult& b) {
+  CHECK(a.tokens == b.tokens);
+  CHECK(a.key_valid == b.key_valid);
+  CHECK(same_bits(a.X, b.X));
+  CHECK(a.weights.heads == b.weights.heads);
+  for (auto W : {&MultiHeadWeights::W_q, &MultiHeadWeights::W_k, &MultiHeadWeights::W_v, &MultiHeadWeights::W_o})
+    CHECK(same_bits(a.weights.*W, b.weights.*W));
+  REQUIRE(a.attention.heads.size() == b.attention.heads.size());
+  for (std::size_t h = 0; h < a.attention.heads.size(); ++h) {
+    INFO("head " << h);
+    const HeadResult &x = a.attention.heads[h], &y = b.attention.heads[h];
+    CHECK(same_bits(x.Q, y.Q));
+    CHECK(same_bits(x.K, y.K));
+    CHECK(same_bits(x.V, y.V));
+    CHECK(same_bits(x.raw_scores, y.raw_scores));
+    CHECK(same_bits(x.scaled_scores, y.scaled_scores));
+    CHECK(same_bits(x.weights, y.weights));
+    CHECK(same_bits(x.allowed, y.allowed));
+    CHECK(x.entropy.size() == y.entropy.size());
+    CHECK(std::memcmp(x.entropy.data(), y.entropy.data(), sizeof(float) * std::size_t(x.entropy.size())) == 0);
+    CHECK(same_bits(x.output, y.output));
+    CHECK(same_summary(a.summaries[h], b.summaries[h]));
+  }
+  CHECK(same_bits(a.attention.concat, b.attention.concat));
+  CHECK(same_bits(a.attention.output, b.attention.output));
+  CHECK(same_bits(a.attention.average_weights, b.attention.average_weights));
+  CHECK(same_summary(a.average_summary, b.average_summary));
+  CHECK(a.fully_masked_queries == b.fully_masked_queries);
+}
+
+ExplorerResult run_job(const ExplorerConfig& c, double budget_ms, const ExplorerResult* previous = nullptr,
+                       int* steps = nullptr) {
+  ExplorerJob job(c, previous);
+  int taken = 0;
+  while (!job.step(budget_ms)) ++taken;
+  if (steps) *steps = taken + 1;
+  return job.take();
+}
+
+// Configs whose pieces are split every way: projections and random matrices
+// by rows, heads by query rows (300 tokens x d_head 256), summaries by rows (600 tokens).
+std::vector<ExplorerConfig> staged_configs() {
+  std::vector<ExplorerConfig> configs;
+  ExplorerConfig small;
+  configs.push_back(small);
+  ExplorerConfig wide = text_config(words(300), 512, 2, Projection::Random);
+  wide.mask = Mask::Kind::Causal;
+  wide.positions = true;
+  configs.push_back(wide);
+  ExplorerConfig tall = text_config(words(590), 16, 1, Projection::Identity);
+  tall.mask = Mask::Kind::Padding;
+  tall.pads = 10;
+  tall.temperature = 0.3f;
+  configs.push_back(tall);
+  ExplorerConfig chapter = text_config(words(40), 64, 8, Projection::Chapter);
+  chapter.mask = Mask::Kind::Custom;
+  chapter.custom_mask = MaskMatrix::Constant(40, 40, true);
+  chapter.custom_mask.row(3).setConstant(false);  // a fully masked query
+  chapter.custom_mask(5, 7) = false;
+  configs.push_back(chapter);
+  ExplorerConfig fig41;
+  fig41.input = Input::Figure41;
+  configs.push_back(fig41);
+  return configs;
+}
+
+}  // namespace
+
+TEST_CASE("an ExplorerJob gives run_explorer's result bit for bit, whatever the budget") {
+  for (const ExplorerConfig& c : staged_configs()) {
+    INFO("config: " << c.text.substr(0, 20) << " d_model " << c.d_model << " heads " << c.heads);
+    REQUIRE(check_explorer_config(c).empty());
+    const ExplorerResult whole = run_explorer(c);
+    int pieces = 0;
+    {
+      ExplorerJob job(c);
+      pieces = job.progress().pieces;
+      CHECK(job.progress().pieces_done == 0);
+      CHECK(!job.done());
+    }
+    int steps = 0;
+    const ExplorerResult one_by_one = run_job(c, 0.0, nullptr, &steps);  // one piece per step
+    CHECK(steps == pieces);
+    check_same_result(one_by_one, whole);
+    check_same_result(run_job(c, 0.5), whole);
+    // After a temperature change, with the previous result reused, staged or not.
+    ExplorerConfig warmer = c;
+    warmer.temperature *= 1.7f;
+    const ExplorerResult reused = run_explorer(warmer, &whole);
+    check_same_result(run_job(warmer, 0.0, &whole), reused);
+    check_same_result(reused, run_explorer(warmer));
+  }
+}
+
+TEST_CASE("a big config is cut into pieces: progress counts them and the heads") {
+  const ExplorerConfig c = staged_configs()[1];  // 300 tokens, d_model 512, 2 heads
+  ExplorerJob job(c);
+  const ExplorerProgress start = job.progress();
+  CHECK(start.heads == 2);
+  CHECK(start.heads_done == 0);
+  CHECK(start.pieces > 40);  // 4 x 16 random-matrix blocks alone
+  int last_heads = 0;
+  while (!job.step(0.0)) {
+    const ExplorerProgress p = job.progress();
+    CHECK(p.pieces == start.pieces);
+    CHECK(p.heads_done >= last_heads);
+    CHECK(p.percent() < 100);
+    last_heads = p.heads_done;
+  }
+  CHECK(job.progress().heads_done == 2);
+  CHECK(job.progress().percent() == 100);
+}
+
+TEST_CASE("a job reads its previous result at the start only, and a new job replaces an unfinished one") {
+  const ExplorerConfig c = staged_configs()[1];
+  ExplorerResult previous = run_explorer(c);
+  ExplorerConfig next = c;
+  next.temperature = 2.f;
+  ExplorerJob job(next, &previous);
+  job.step(0.0);
+  previous = run_explorer(staged_configs()[0]);  // the caller's last result changes meanwhile
+  while (!job.step(0.0)) {
+  }
+  const ExplorerResult fresh = run_explorer(next);
+  check_same_result(job.take(), fresh);
+
+  // A newer config while a job runs: the caller drops it and starts another.
+  auto pending = std::make_unique<ExplorerJob>(next);
+  for (int i = 0; i < 5; ++i) pending->step(0.0);
+  ExplorerConfig newer = next;
+  newer.mask = Mask::Kind::None;
+  newer.temperature = 0.5f;
+  pending = std::make_unique<ExplorerJob>(newer, &fresh);
+  while (!pending->step(1.0)) {
+  }
+  check_same_result(pending->take(), run_explorer(newer));
+}
+
+TEST_CASE("a split head gives what one attention call over all its rows gives") {
+  const ExplorerConfig c = staged_configs()[1];  // heads of 300 query rows, computed a block at a time
+  const ExplorerResult r = run_explorer(c);
+  AttentionOptions options;
+  options.mask = Mask::causal();
+  const MultiHeadResult direct = multi_head_attention(r.X, r.weights, options);
+  for (std::size_t h = 0; h < 2; ++h) {
+    test::check_close(r.attention.heads[h].weights, direct.heads[h].weights, 1e-7f, 1e-6f);
+    test::check_close(r.attention.heads[h].output, direct.heads[h].output, 1e-6f, 1e-5f);
+  }
+  test::check_close(r.attention.output, direct.output, 1e-5f, 1e-5f);
+}
+
+TEST_CASE("typing and the heads slider reuse what did not change, with the same numbers") {
+  ExplorerConfig c = text_config("the cat sat on the mat", 64, 4, Projection::Random);
+  c.positions = true;
+  const ExplorerResult first = run_explorer(c);
+  for (auto change : std::vector<std::function<void(ExplorerConfig&)>>{
+           [](ExplorerConfig& x) { x.text += " and"; },     // rows of X kept, the new one drawn
+           [](ExplorerConfig& x) { x.text = "a cat sat"; },  // some rows at the same place
+           [](ExplorerConfig& x) { x.heads = 8; },          // X, W and Q/K/V kept: only sliced anew
+           [](ExplorerConfig& x) { x.heads = 2; x.text = "the dog"; },
+           [](ExplorerConfig& x) { x.positions = false; },  // new inputs
+           [](ExplorerConfig& x) { x.projection = Projection::Chapter; x.heads = 8; },
+           [](ExplorerConfig& x) { x.projection = Projection::Identity; }}) {
+    ExplorerConfig next = c;
+    change(next);
+    REQUIRE(check_explorer_config(next).empty());
+    check_same_result(run_explorer(next, &first), run_explorer(next));
+    const ExplorerResult chapter = run_explorer(next);
+    ExplorerConfig again = next;
+    again.heads = next.heads == 8 ? 4 : 8;
+    check_same_result(run_explorer(again, &chapter), run_explorer(again));
+  }
+}
+
+TEST_CASE("the job's pieces draw what the one-call functions draw") {
+  // Random projection matrices a block of rows at a time, the position
+  // encodings a block of tokens at a time, shared embeddings copied.
+  const ExplorerConfig c = staged_configs()[1];
+  const ExplorerResult r = run_explorer(c);
+  const MultiHeadWeights w = random_projections(c.d_model, c.heads, c.seed);
+  CHECK(same_bits(r.weights.W_q, w.W_q));
+  CHECK(same_bits(r.weights.W_o, w.W_o));
+  CHECK(same_bits(r.X, embed_tokens(tokenize(c.text), c.d_model, c.seed, /*positions=*/true)));
+}
+
+TEST_CASE("peak memory per request: stated, bounded, refused before anything is allocated") {
+  // The stated formula, and what a result really holds is below it (but not far).
+  const long long n = 512, h = 16, d = 512;
+  const long long stated = explorer_peak_bytes(512, 16, 512);
+  CHECK(stated >= 4 * (3 * h + 1) * n * n + (h + 1) * n * n + 40 * n * d + 16 * d * d);
+  CHECK(stated < 80LL << 20);
+  CHECK(stated <= ExplorerLimits::kMaxPeakBytes);  // the chapter's largest view fits
+
+  const ExplorerConfig c = staged_configs()[1];
+  const ExplorerResult r = run_explorer(c);
+  long long held = 0;
+  const auto add = [&held](const auto& m) { held += (long long)(sizeof(typename std::decay_t<decltype(m)>::Scalar) * m.size()); };
+  add(r.X);
+  for (const Matrix* W : {&r.weights.W_q, &r.weights.W_k, &r.weights.W_v, &r.weights.W_o}) add(*W);
+  for (const HeadResult& head : r.attention.heads) {
+    for (const Matrix* m : {&head.Q, &head.K, &head.V, &head.raw_scores, &head.scaled_scores, &head.weights, &head.output})
+      add(*m);
+    add(head.allowed);
+    add(head.entropy);
+  }
+  add(r.attention.concat);
+  add(r.attention.output);
+  add(r.attention.average_weights);
+  held += 3 * 300 * 512 * 4;  // Q, K, V of all heads while the heads ran
+  const long long bound = explorer_peak_bytes(c);
+  CHECK(held <= bound);
+  CHECK(held * 10 >= bound * 7);  // the rest: scratch, a split head's block
+
+  // Just under and just over the limit: 4 heads at d_model 1024, n tokens.
+  int fits = 0;
+  for (int tokens = 1; tokens <= ExplorerLimits::kMaxTokens; ++tokens)
+    if (explorer_peak_bytes(tokens, 4, 1024) <= ExplorerLimits::kMaxPeakBytes) fits = tokens;
+  REQUIRE(fits > 800);
+  REQUIRE(fits < ExplorerLimits::kMaxTokens);
+  ExplorerConfig big;
+  big.d_model = 1024;
+  big.heads = 4;
+  big.text = words(fits);
+  CHECK(check_explorer_config(big).empty());
+  CHECK(explorer_peak_bytes(big) == explorer_peak_bytes(fits, 4, 1024));
+  big.text = words(fits + 1);
+  const std::string error = check_explorer_config(big);
+  const std::string over = std::to_string((explorer_peak_bytes(fits + 1, 4, 1024) + (1 << 20) - 1) >> 20);
+  CHECK(error == "d_model: " + std::to_string(fits + 1) + " tokens x 4 heads at d_model 1024 need " + over +
+                     " MiB at once (every head's scores, weights and projections); the limit is 96 MiB (use a "
+                     "smaller d_model, fewer heads or a shorter text)");
+  big.d_model = 512;  // the UI's largest d_model fits at any token count the other limits allow
+  CHECK(check_explorer_config(big).empty());
+  // The experiments are small.
+  ExplorerConfig fig41;
+  fig41.input = Input::Figure41;
+  CHECK(explorer_peak_bytes(fig41) < (1 << 20));
+}
+
+TEST_CASE("a job without histograms, binned later, gives the same summaries") {
+  for (const ExplorerConfig& c : staged_configs()) {
+    const ExplorerResult whole = run_explorer(c);
+    CHECK(has_histograms(whole));
+    ExplorerJob job(c, nullptr, nullptr, /*histograms=*/false);
+    while (!job.step(0.0)) {
+    }
+    ExplorerResult lazy = job.take();
+    CHECK(!has_histograms(lazy));
+    CHECK(lazy.summaries[0].histogram.counts.empty());
+    CHECK(lazy.summaries[0].stats.max == whole.summaries[0].stats.max);
+    int calls = 1;
+    while (!fill_histograms(lazy, 0.0)) ++calls;  // one matrix per call
+    CHECK(calls == int(lazy.summaries.size()) + 1);
+    CHECK(has_histograms(lazy));
+    check_same_result(lazy, whole);
   }
 }

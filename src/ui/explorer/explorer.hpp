@@ -23,9 +23,22 @@ void stats_view(AppState& state);     // stats.cpp: histograms and the statistic
 void debug_view(AppState& state);     // debug.cpp: timings, config JSON, matrix dump
 
 // ---- the core behind the panels (update.cpp) -------------------------------------------
-// Runs the core when state.config differs from the config it last looked at
-// (controls only edit state.config); app_frame calls it before and after the panels.
+// Starts the core (an ExplorerJob) when state.config differs from the config
+// it last looked at (controls only edit state.config) and shows its result
+// once complete; app_frame calls it before and after the panels. A small
+// config's result is on screen when it returns; a big one's follows in later
+// frames (continue_explorer_job) while the last result stays.
 void update_result(AppState& state);
+// The rest of this frame's share (ExplorerJob::kFrameBudgetMs) for a pending
+// recompute (app_frame, after the views: the budget goes to the newest
+// config). A result completed here is shown by the next frame's update_result.
+void continue_explorer_job(AppState& state);
+// A recompute is pending: how far it got.
+bool explorer_progress(const AppState& state, ExplorerProgress* progress);
+// Bins the result's weight histograms if it has none yet (a recompute made
+// outside the stats view skips them), within what is left of the frame's
+// share. True when they are all there (stats_view; app_busy while not).
+bool fill_result_histograms(AppState& state);
 // One ~8 ms slice of a trained config's retraining (app_frame, once a frame);
 // when it is done, the next update_result shows the trained weights.
 void continue_retraining(AppState& state);

@@ -230,6 +230,14 @@ void setup_panel(AppState& state) {
     ImGui::PopStyleColor();
   }
   record_control(state, "error");
+  ExplorerProgress progress;
+  if (explorer_progress(state, &progress)) {
+    // A big recompute is spread over frames: say so (the controls keep working).
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped(tr("setup.pending.fmt"), progress.heads_done, progress.heads, progress.percent());
+    ImGui::PopStyleColor();
+    record_control(state, "pending");
+  }
   if (state.result) {
     const int n = int(state.result->tokens.size());
     const int heads = int(state.result->attention.heads.size());

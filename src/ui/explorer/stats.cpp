@@ -1,6 +1,7 @@
 // The chapter's weight histograms per head (25 bins, as Figure 4.1) and the
 // per-head statistics table (min, max, mean, mean row entropy) + the average.
-// Both come from result.summaries (computed once per result by the core).
+// Both come from result.summaries (computed once per result by the core; the
+// histograms when this view first needs them, if the result was made without).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -22,6 +23,7 @@ void histogram_plot(const ExplorerResult& r) {
   plot::SetupAxes(tr("axis.weight"), tr("axis.count"));
   for (std::size_t h = 0; h < r.attention.heads.size(); ++h) {
     const Histogram& hist = r.summaries[h].histogram;
+    if (hist.counts.empty()) continue;  // not binned yet (fill_result_histograms)
     std::vector<float> lefts;
     for (int i = 0; i < int(hist.counts.size()); ++i) lefts.push_back(hist.bin_left(i));
     char label[32];
@@ -68,8 +70,13 @@ void stats_view(AppState& state) {
   const ImVec2 table_size =
       wide ? ImVec2(0, 0)
            : ImVec2(avail.x, std::max(avail.y - hist_size.y - ImGui::GetStyle().ItemSpacing.y, std::min(font * 11, avail.y)));
-  if (begin_panel("##stats_hist", hist_size, tr("stats.hist.title"), tr("panel.hist.help"), nullptr))
+  // A result computed while another view was open has no histograms yet:
+  // binned here, usually all within this frame.
+  const bool binned = fill_result_histograms(state);
+  if (begin_panel("##stats_hist", hist_size, tr("stats.hist.title"), tr("panel.hist.help"), nullptr)) {
+    if (!binned) ImGui::TextDisabled("%s", tr("stats.hist.pending"));
     histogram_plot(*state.result);
+  }
   end_panel();
   if (wide) ImGui::SameLine(0, gap);
   if (begin_panel("##stats_table", table_size, tr("stats.table.title"), tr("stats.table.help"),

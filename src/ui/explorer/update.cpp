@@ -1,6 +1,13 @@
 // Runs the explorer's core when the config changed, never per frame. A config
 // the core rejects leaves the last good result on screen (state.error says why).
 //
+// The core runs as an ExplorerJob spread over frames: each frame gives it
+// ExplorerJob::kFrameBudgetMs (both update_result calls of a frame share
+// that), the last result stays on screen until the new one is complete, the
+// set-up panel says how far it got (explorer_progress) and app_busy keeps the
+// frames coming meanwhile. A small config completes within the frame of the
+// change, as before; a newer config drops an unfinished job and starts its own.
+//
 // A trained projection needs the lab's model after trained_steps steps. When
 // the lab has it (the reader picked "trained" in the projection list) its
 // weights are used as they are; a config from elsewhere (a URL, --config)
@@ -47,6 +54,40 @@ void start_retraining(AppState& state, const ExplorerConfig& c) {
     state.retraining = std::make_unique<Trainer>(recipe);
 }
 
+// The result of a finished job goes on screen; the selection follows its sizes.
+void show_result(AppState& state, ExplorerResult result) {
+  state.result = std::move(result);
+  state.explorer_job.reset();
+  state.compute_ms = state.explorer_job_ms;
+  const int n = int(state.result->tokens.size());
+  state.selected_query = std::clamp(state.selected_query, 0, std::max(0, n - 1));
+  const int heads = int(state.result->attention.heads.size());
+  if (state.selected_head >= heads) state.selected_head = -1;
+  state.lines_head_visible.resize(std::size_t(heads), true);
+}
+
+// What is left of this frame's share for the core (ExplorerJob::kFrameBudgetMs).
+double frame_budget_left(AppState& state) {
+  if (state.explorer_frame != state.frames) {
+    state.explorer_frame = state.frames;
+    state.explorer_frame_ms = 0;
+  }
+  return ExplorerJob::kFrameBudgetMs - state.explorer_frame_ms;
+}
+
+// Steps the pending job with what is left of this frame's budget; `start`:
+// when the caller began (a new job's construction counts). A new job gets at
+// least a millisecond even when the frame's budget is spent, so a small
+// config still completes in the frame that changed it.
+void run_job(AppState& state, Clock::time_point start, bool new_job) {
+  const double left = frame_budget_left(state);
+  if (left <= 0 && !new_job) return;
+  state.explorer_job->step(std::max(left, new_job ? 1.0 : 0.0) - ms_since(start));
+  const double spent = ms_since(start);
+  state.explorer_frame_ms += spent;
+  state.explorer_job_ms += spent;
+}
+
 // A custom mask follows the token count: a new count starts from "all allowed".
 void fit_custom_mask(ExplorerConfig& config) {
   if (config.mask != Mask::Kind::Custom) return;
@@ -59,11 +100,24 @@ void fit_custom_mask(ExplorerConfig& config) {
 }  // namespace
 
 void update_result(AppState& state) {
-  if (state.checked_config && same_config(*state.checked_config, state.config)) return;
+  const Clock::time_point start = Clock::now();
+  if (state.checked_config && same_config(*state.checked_config, state.config)) {
+    // A job finished at the end of the last frame: shown from this frame on
+    // (so layout() and the pixels of a frame always belong to one result),
+    // and a couple of frames more drawn without input (app_busy) for Dear
+    // ImGui to lay out what is new (the first result's views: over two frames).
+    if (state.explorer_job && state.explorer_job->done()) {
+      show_result(state, state.explorer_job->take());
+      state.settle_frames = 2;
+    }
+    return;
+  }
   ExplorerConfig& config = state.config;
   fit_custom_mask(config);
   state.checked_config = config;
+  state.explorer_job.reset();  // a newer config: whatever was pending is not wanted any more
   const MultiHeadWeights* trained = kept_weights(state, config);
+  // Checked before anything is allocated, the memory bound included.
   state.error = check_explorer_config(config, trained != nullptr);
   const bool retrain = state.error.empty() && wants_trained(config) && !trained;
   if (!retrain) state.retraining.reset();
@@ -72,14 +126,32 @@ void update_result(AppState& state) {
     start_retraining(state, config);  // pending: the last result stays; retraining_progress() tells the reader
     return;
   }
-  const auto start = Clock::now();
-  state.result = run_explorer(config, state.result ? &*state.result : nullptr, trained);
-  state.compute_ms = ms_since(start);
-  const int n = int(state.result->tokens.size());
-  state.selected_query = std::clamp(state.selected_query, 0, std::max(0, n - 1));
-  const int heads = int(state.result->attention.heads.size());
-  if (state.selected_head >= heads) state.selected_head = -1;
-  state.lines_head_visible.resize(std::size_t(heads), true);
+  // Histograms only when the stats view shows them (stats_view bins them on demand otherwise).
+  state.explorer_job = std::make_unique<ExplorerJob>(config, state.result ? &*state.result : nullptr, trained,
+                                                     /*histograms=*/state.view == View::Stats);
+  state.explorer_job_ms = 0;
+  run_job(state, start, true);
+  if (state.explorer_job->done()) show_result(state, state.explorer_job->take());
+}
+
+void continue_explorer_job(AppState& state) {
+  if (state.explorer_job && !state.explorer_job->done()) run_job(state, Clock::now(), false);
+}
+
+bool fill_result_histograms(AppState& state) {
+  if (!state.result || has_histograms(*state.result)) return true;
+  const Clock::time_point start = Clock::now();
+  const double left = frame_budget_left(state);
+  if (left <= 0) return false;
+  const bool done = fill_histograms(*state.result, left);
+  state.explorer_frame_ms += ms_since(start);
+  return done;
+}
+
+bool explorer_progress(const AppState& state, ExplorerProgress* progress) {
+  if (!state.explorer_job) return false;
+  *progress = state.explorer_job->progress();
+  return true;
 }
 
 void continue_retraining(AppState& state) {

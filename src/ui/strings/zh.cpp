@@ -105,6 +105,7 @@ constexpr StringEntry kChinese[] = {
     {"setup.trained.scaled", "缩放后的"},
     {"setup.trained.raw", "原始"},
     {"setup.retraining.fmt", "正在按配方重新训练模型：%d / %d 步（训练完成前仍显示上一次的结果）。"},
+    {"setup.pending.fmt", "正在计算注意力头 %d / %d（%d %%），新结果算好之前仍显示上一次的结果。"},
     {"setup.projection.note",
      "随机：按种子生成的 Xavier 初始化 W_q、W_k、W_v；恒等：Q = K = V = X；本章：图 4.1 的 W_q、W_k；"
      "训练所得：缩放实验中训练的缩放模型（请先在那里训练；它的 d_k 即为 d_model）。"},
@@ -172,6 +173,7 @@ constexpr StringEntry kChinese[] = {
     {"table.entropy", "平均 H(row)"},
     {"table.avg", "平均"},
     {"stats.hist.title", "各头的权重直方图"},
+    {"stats.hist.pending", "正在统计权重直方图。"},
     {"stats.hist.no_legend", "颜色与头连线视图一致（头数不超过 8 时显示图例）。"},
     {"debug.dump.too_big", "权重太多（超过一百万个），无法导出：请减少词元或头数。"},
     {"debug.timing.fmt", "计算（run_explorer）：%.2f ms   帧（构建界面）：%.2f ms"},
