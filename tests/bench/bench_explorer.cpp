@@ -7,8 +7,7 @@
 // first slice, as update_result does). The app bins the weight histograms
 // only while the stats view is open: measured without them, and a T change
 // with them. Then the goals as met / NOT met lines, and a profile of
-// the big cases, each stage timed by calling its function directly (the JSON
-// of a result only when built with ATTN_BENCH_JSON and attention_api).
+// the big cases, each stage timed by calling its function directly.
 // Prints figures; always exits 0.
 //
 //   native: build/native/tests/bench/bench_explorer
@@ -29,9 +28,7 @@
 #include "core/sentence.hpp"
 #include "core/statistics.hpp"
 #include "platform/native_memory.hpp"
-#ifdef ATTN_BENCH_JSON  // defined where tests/bench/CMakeLists.txt links attention_api
 #include "api/explorer_json.hpp"
-#endif
 
 namespace {
 
@@ -235,15 +232,11 @@ void profile(int tokens, int heads, int d_model) {
   line("row entropy, head average", "row_entropy", t_entropy_avg, "yes", "yes");
   line("row entropy, every head", "row_entropy", t_entropy_heads, "no: the kernel's", "no: the kernel's");
   line("histograms, heads + average", "histogram", t_hist, "stats view only", "stats view only");
-#ifdef ATTN_BENCH_JSON
   std::size_t json_bytes = 0;
   const double t_json = time_ms(3, [&] { json_bytes = api::print_explorer_result(result).size(); });
   char json_fn[96];
   std::snprintf(json_fn, sizeof json_fn, "api::print_explorer_result (%.1f MB)", double(json_bytes) / 1e6);
   line("JSON of the result", json_fn, t_json, "no (compute(), export)", "no");
-#else
-  line("JSON of the result", "api::print_explorer_result", 0.0, "not built: bench_explorer needs attention_api", "");
-#endif
   line("**the app's full recompute**", "ExplorerJob(config), no histograms", t_full, "", "");
   line("**the app's recompute, T changed**", "ExplorerJob(config, &previous), no histograms", t_change, "", "");
 }
