@@ -234,7 +234,8 @@ void setup_panel(AppState& state) {
   if (explorer_progress(state, &progress)) {
     // A big recompute is spread over frames: say so (the controls keep working).
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped(tr("setup.pending.fmt"), progress.heads_done, progress.heads, progress.percent());
+    // The first result of a page has no last result to keep on screen.
+    ImGui::TextWrapped(tr(state.result ? "setup.pending.fmt" : "setup.pending.first.fmt"), progress.heads_done, progress.heads, progress.percent());
     ImGui::PopStyleColor();
     record_control(state, "pending");
   }

@@ -116,6 +116,7 @@ constexpr StringEntry kEnglish[] = {
     {"setup.trained.raw", "raw"},
     {"setup.retraining.fmt", "Retraining the model from its recipe: %d / %d steps (the last result stays until it is done)."},
     {"setup.pending.fmt", "Computing heads %d / %d (%d %%); the last result stays until the new one is ready."},
+    {"setup.pending.first.fmt", "Computing heads %d / %d (%d %%)."},
     {"setup.projection.note", "random: seeded Xavier W_q, W_k, W_v; identity: Q = K = V = X; chapter: Figure 4.1's W_q, W_k; trained: the Scaling lab's scaled model (train it there first; its d_k becomes d_model)."},
     {"setup.positions", "add position encodings"},
     {"setup.mask", "mask"},

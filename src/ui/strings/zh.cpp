@@ -106,6 +106,7 @@ constexpr StringEntry kChinese[] = {
     {"setup.trained.raw", "原始"},
     {"setup.retraining.fmt", "正在按配方重新训练模型：%d / %d 步（训练完成前仍显示上一次的结果）。"},
     {"setup.pending.fmt", "正在计算注意力头 %d / %d（%d %%），新结果算好之前仍显示上一次的结果。"},
+    {"setup.pending.first.fmt", "正在计算注意力头 %d / %d（%d %%）。"},
     {"setup.projection.note",
      "随机：按种子生成的 Xavier 初始化 W_q、W_k、W_v；恒等：Q = K = V = X；本章：图 4.1 的 W_q、W_k；"
      "训练所得：缩放实验中训练的缩放模型（请先在那里训练；它的 d_k 即为 d_model）。"},
