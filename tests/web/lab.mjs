@@ -91,6 +91,23 @@ export class Lab {
 }
 
 // Opens the lab (url + query), waits until it runs and lets it settle a few frames.
+// Mouse down inside slider `name` at `from` (fraction of its width), move to `to`
+// in `steps` moves with `framesPerStep` frames each, release, then wait `settleFrames`.
+export async function dragSlider(lab, page, name, from, to, { steps = 8, framesPerStep = 2, settleFrames = 3 } = {}) {
+  const r = await lab.controlRect(name);
+  const y = r.y + r.h / 2;
+  await page.mouse.move(r.x + r.w * from, y);
+  await lab.frames(2);
+  await page.mouse.down();
+  await lab.frames(2);
+  for (let i = 1; i <= steps; i++) {
+    await page.mouse.move(r.x + r.w * (from + (to - from) * i / steps), y);
+    await lab.frames(framesPerStep);
+  }
+  await page.mouse.up();
+  if (settleFrames) await lab.frames(settleFrames);
+}
+
 export async function openLab(page, url, query = '', settleFrames = 4) {
   await page.goto(`${url}index.html${query}`);
   await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 
 import { PNG } from 'pngjs';
 
-import { checkPixels, openLab, runBrowserTest } from './lab.mjs';
+import { checkPixels, dragSlider, openLab, runBrowserTest } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2);
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
@@ -46,20 +46,6 @@ async function untilDone(lab, timeoutMs = 60000) {
 function framesSince(s, since) { return s.timings_ms.recent.slice(-Math.max(1, s.frames - since)); }
 function longestFrame(s, since) { return Math.max(...framesSince(s, since)); }
 
-async function dragSlider(lab, page, name, from, to, steps, framesPerStep = 1) {
-  const r = await lab.controlRect(name);
-  const y = r.y + r.h / 2;
-  await page.mouse.move(r.x + r.w * from, y);
-  await lab.frames(2);
-  await page.mouse.down();
-  await lab.frames(2);
-  for (let i = 1; i <= steps; i++) {
-    await page.mouse.move(r.x + r.w * (from + (to - from) * i / steps), y);
-    await lab.frames(framesPerStep);
-  }
-  await page.mouse.up();
-}
-
 async function pendingTest(c, page, url) {
   // A big config from the URL: the first result itself arrives over frames.
   const lab = await openLab(page, url, QUERY, 1);
@@ -72,7 +58,7 @@ async function pendingTest(c, page, url) {
   // Drag d_model to its right end (512) with the mouse: a full recompute of
   // 512 x 16 x 512 (new embeddings and projections), spread over frames.
   const opened = s.frames;
-  await dragSlider(lab, page, 'd_model', 0.05, 1.2, 6);
+  await dragSlider(lab, page, 'd_model', 0.05, 1.2, { steps: 6, framesPerStep: 1, settleFrames: 0 });
   s = await lab.state();
   const layout = await lab.layout();
   c.check(s.config.d_model === 512 && s.pending && s.pending.config.d_model === 512,
@@ -102,7 +88,7 @@ async function pendingTest(c, page, url) {
   // Drag the temperature slider at this size: one frame between moves, each
   // move restarts the recompute (about 40 ms of work in wasm each).
   const before = s.frames;
-  await dragSlider(lab, page, 'temperature', 0.3, 0.8, 12);
+  await dragSlider(lab, page, 'temperature', 0.3, 0.8, { steps: 12, framesPerStep: 1, settleFrames: 0 });
   s = await lab.state();
   c.check(s.frames - before >= 12, `during the drag the page kept drawing (${s.frames - before} frames for 12 moves)`);
   seen = await untilDone(lab);

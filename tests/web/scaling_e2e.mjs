@@ -27,7 +27,7 @@ import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 
 import { figure42Reference, stdTolerance } from './fig42_reference.mjs';
-import { checkPixels, Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
+import { checkPixels, dragSlider, Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
 import { countDistinctColours } from './pixels.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
@@ -78,24 +78,6 @@ async function openLab(c, lab) {
           'the lab shows the current d_k\'s statistics', JSON.stringify(s.scaling).slice(0, 300));
   checkStatistics(c, s, `default d_k ${s.scaling.d_k}`);
   return s;
-}
-
-// Mouse down inside the slider at `from` (fraction of its width), move to
-// `to` in small steps over several frames, release.
-async function dragSlider(lab, page, name, from, to) {
-  const r = await lab.controlRect(name);
-  const y = r.y + r.h / 2;
-  await page.mouse.move(r.x + r.w * from, y);
-  await lab.frames(2);
-  await page.mouse.down();
-  await lab.frames(2);
-  const steps = 8;
-  for (let i = 1; i <= steps; i++) {
-    await page.mouse.move(r.x + r.w * (from + (to - from) * i / steps), y);
-    await lab.frames(2);
-  }
-  await page.mouse.up();
-  await lab.frames(3);
 }
 
 async function dragDk(c, lab, page) {
