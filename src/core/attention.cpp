@@ -34,35 +34,46 @@ std::string check_attention_shapes(const Matrix& Q, const Matrix& K, const Matri
   return build_mask(options.mask, static_cast<int>(Q.rows()), static_cast<int>(K.rows()), allowed);
 }
 
-AttentionResult scaled_dot_product_attention(const Matrix& Q, const Matrix& K, const Matrix& V,
-                                             const AttentionOptions& options) {
-  AttentionResult r;
+void start_attention(const Matrix& Q, const Matrix& K, const Matrix& V, const AttentionOptions& options,
+                     AttentionResult& r) {
   const int n_q = int(Q.rows()), n_k = int(K.rows());
-  kernels::HeadArgs a;
-  a.q = Q.data(), a.k = K.data(), a.v = V.data();
-  a.ldq = Q.cols(), a.ldk = K.cols(), a.ldv = V.cols();
-  a.n_q = n_q, a.n_k = n_k, a.d_k = int(Q.cols()), a.d_v = int(V.cols());
-  // Steps 1 and 2 in one factor: keep the score spread near 1 whatever d_k is.
-  a.factor = options.scale.factor_for(a.d_k) / options.temperature;
   // No mask: the kernel skips the mask reads (the kept matrix is all true).
-  if (options.mask.kind != Mask::Kind::None) {
-    build_mask(options.mask, n_q, n_k, r.allowed);
-    a.allowed = r.allowed.data();
-  } else if (options.keep_matrices) {
-    r.allowed.setConstant(n_q, n_k, true);
-  }
+  if (options.mask.kind != Mask::Kind::None) build_mask(options.mask, n_q, n_k, r.allowed);
+  else if (options.keep_matrices) r.allowed.setConstant(n_q, n_k, true);
   if (options.keep_matrices) {
     r.raw_scores.resize(n_q, n_k);
     r.scaled_scores.resize(n_q, n_k);
     r.weights.resize(n_q, n_k);
     r.entropy.resize(n_q);
-    a.raw_scores = r.raw_scores.data(), a.scaled_scores = r.scaled_scores.data();
-    a.weights = r.weights.data(), a.entropy = r.entropy.data();
   }
   r.output.resize(n_q, V.cols());
-  a.out = r.output.data(), a.ldo = V.cols();
+}
+
+void attention_rows(const Matrix& Q, const Matrix& K, const Matrix& V, const AttentionOptions& options,
+                    int first, int rows, AttentionResult& r) {
+  const int n_k = int(K.rows());
+  const std::ptrdiff_t cells = std::ptrdiff_t(first) * n_k;
+  kernels::HeadArgs a;
+  a.q = Q.data() + std::ptrdiff_t(first) * Q.cols(), a.k = K.data(), a.v = V.data();
+  a.ldq = Q.cols(), a.ldk = K.cols(), a.ldv = V.cols();
+  a.n_q = rows, a.n_k = n_k, a.d_k = int(Q.cols()), a.d_v = int(V.cols());
+  // Steps 1 and 2 in one factor: keep the score spread near 1 whatever d_k is.
+  a.factor = options.scale.factor_for(a.d_k) / options.temperature;
+  if (options.mask.kind != Mask::Kind::None) a.allowed = r.allowed.data() + cells;
+  if (options.keep_matrices) {
+    a.raw_scores = r.raw_scores.data() + cells, a.scaled_scores = r.scaled_scores.data() + cells;
+    a.weights = r.weights.data() + cells, a.entropy = r.entropy.data() + first;
+  }
+  a.out = r.output.data() + std::ptrdiff_t(first) * V.cols(), a.ldo = V.cols();
   kernels::attention_head(a);
-  if (!options.keep_matrices) r.allowed.resize(0, 0);
+}
+
+AttentionResult scaled_dot_product_attention(const Matrix& Q, const Matrix& K, const Matrix& V,
+                                             const AttentionOptions& options) {
+  AttentionResult r;
+  start_attention(Q, K, V, options, r);
+  attention_rows(Q, K, V, options, 0, int(Q.rows()), r);
+  if (!options.keep_matrices) r.allowed.resize(0, 0);  // the kernel needed it, the caller did not ask
   return r;
 }
 

@@ -62,4 +62,14 @@ std::string check_attention_shapes(const Matrix& Q, const Matrix& K, const Matri
 AttentionResult scaled_dot_product_attention(const Matrix& Q, const Matrix& K, const Matrix& V,
                                              const AttentionOptions& options = {});
 
+// The same result a block of query rows at a time (the explorer spreads a head
+// over frames): start_attention sizes r's matrices and materialises the mask
+// into r.allowed, then attention_rows fills rows [first, first + rows) in
+// place. Each query row depends on its own row of Q only, so any blocking gives
+// the numbers of the whole call, bit for bit.
+void start_attention(const Matrix& Q, const Matrix& K, const Matrix& V, const AttentionOptions& options,
+                     AttentionResult& r);
+void attention_rows(const Matrix& Q, const Matrix& K, const Matrix& V, const AttentionOptions& options,
+                    int first, int rows, AttentionResult& r);
+
 }  // namespace attn

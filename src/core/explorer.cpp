@@ -262,10 +262,7 @@ long long explorer_peak_bytes(int tokens, int heads, int d_model) {
   // The kernels' scratch (packed K and V panels, a block of scores; packed W),
   // kept between requests, with room for up to 64-wide panels.
   floats += (n + 64) * (2 * d_head + 16) + (d + 64) * d;
-  // A split head's block (scores, weights in flight) and its rows of Q.
-  const long long block = std::min<long long>(n, head_block_rows(int(n), int(std::max(d_head, 1LL))));
-  floats += 3 * block * n + block * d_head;
-  long long bytes = 4 * floats + (h + 2) * n2;  // the masks: per head, the full one, a block's
+  long long bytes = 4 * floats + (h + 1) * n2;  // the masks: per head, and the full one
   bytes += 64 * n + 4096;  // tokens, key flags, summaries
   return bytes;
 }
@@ -568,40 +565,20 @@ struct ExplorerJob::Impl {
   }
 
   // Query rows [first, first + rows) of head h: attention_head (multihead.cpp)
-  // for the whole head, or the same rows of it (each query row's scores,
-  // softmax and output depend on that row of Q only, so the numbers are the same).
+  // for the whole head, or the same rows of it, written in place (attention_rows:
+  // the same numbers for any blocking).
   void head_rows(int h, int first, int rows) {
     const int n = shape.n;
     HeadResult& head = r.attention.heads[std::size_t(h)];
-    if (first == 0 && head.Q.size() == 0) {
-      head.Q = p.Q.middleCols(h * d_head, d_head);
-      head.K = p.K.middleCols(h * d_head, d_head);
-      head.V = p.V.middleCols(h * d_head, d_head);
-    }
-    if (rows == n) {
-      static_cast<AttentionResult&>(head) = scaled_dot_product_attention(head.Q, head.K, head.V, options);
-    } else {
-      AttentionOptions block = options;
-      if (options.mask.kind != Mask::Kind::None) {
-        block.mask = Mask::custom(options.mask.allowed.middleRows(first, rows));  // built by MaskOnce
+    if (first == 0) {
+      if (head.Q.size() == 0) {  // (reused from the last result otherwise)
+        head.Q = p.Q.middleCols(h * d_head, d_head);
+        head.K = p.K.middleCols(h * d_head, d_head);
+        head.V = p.V.middleCols(h * d_head, d_head);
       }
-      const Matrix Q = head.Q.middleRows(first, rows);
-      AttentionResult part = scaled_dot_product_attention(Q, head.K, head.V, block);
-      if (first == 0) {
-        head.raw_scores.resize(n, n);
-        head.scaled_scores.resize(n, n);
-        head.weights.resize(n, n);
-        head.output.resize(n, part.output.cols());
-        head.entropy.resize(part.entropy.size() == rows ? n : 0);
-        if (options.mask.kind == Mask::Kind::None) head.allowed.setConstant(n, n, true);
-        else head.allowed = options.mask.allowed;
-      }
-      head.raw_scores.middleRows(first, rows) = part.raw_scores;
-      head.scaled_scores.middleRows(first, rows) = part.scaled_scores;
-      head.weights.middleRows(first, rows) = part.weights;
-      head.output.middleRows(first, rows) = part.output;
-      if (head.entropy.size() == n) head.entropy.segment(first, rows) = part.entropy;
+      start_attention(head.Q, head.K, head.V, options, head);
     }
+    attention_rows(head.Q, head.K, head.V, options, first, rows, head);
     if (first + rows < n) return;
     // The head is done: its output goes into concat (combine_heads' layout).
     if (h == 0) r.attention.concat.resize(n, shape.d);

@@ -125,9 +125,9 @@ std::string check_explorer_config(const ExplorerConfig& config, bool has_trained
 //              W_q, W_k, W_v, W_o                  4 d^2 floats
 //              head average                        n^2 floats
 //              the mask, built once for all heads  n^2 bytes
-//              kernel scratch (kept between requests), a split head's block
-//              (its scores, weights and mask rows), tokens and summaries
-// i.e. about 4 (3H + 1) n^2 + (H + 2) n^2 + 40 n d + 16 d^2 bytes: 71 MiB at
+//              kernel scratch (kept between requests), tokens and summaries
+// (a head split over frames writes its rows in place: no block copies), i.e.
+// about 4 (3H + 1) n^2 + (H + 1) n^2 + 40 n d + 16 d^2 bytes: 71 MiB at
 // 512 tokens x 16 heads x d_model 512. The experiments use their own sizes
 // (8 tokens). While the UI computes a new result the last one stays on
 // screen: the lab holds two results at most.

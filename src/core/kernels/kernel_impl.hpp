@@ -183,6 +183,7 @@ void matmul(const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t l
 // every weight.
 
 // Pass 1 on one vector: the maximum over allowed keys (and the kept matrices).
+// s keeps the scaled scores with -inf where masked, so pass 2 reads no mask.
 template <bool Keep>
 inline void max_chunk(float* s, const bool* allowed, float* raw, float* scaled, F factor, F& row_max) {
   F t = Simd::load(s);
@@ -190,18 +191,17 @@ inline void max_chunk(float* s, const bool* allowed, float* raw, float* scaled, 
     Simd::store(raw, t);
     t = Simd::mul(t, factor);
     Simd::store(scaled, t);
-    Simd::store(s, t);
   }
   if (allowed) t = Simd::select(Simd::allowed(allowed), t, Simd::set1(-kInf));
+  if (Keep || allowed) Simd::store(s, t);
   row_max = Simd::max(row_max, t);
 }
 
-// Pass 2 on one vector: e = exp(t - max), exactly 0 where masked; the sum of e
-// and (for the entropy) of e * (t - max).
+// Pass 2 on one vector: e = exp(t - max), exactly 0 where masked (t = -inf);
+// the sum of e and (for the entropy) of e * (t - max).
 template <bool Keep>
-inline void exp_chunk(float* s, const bool* allowed, F row_max, F& sum, F& weighted) {
-  F d = Simd::sub(Simd::load(s), row_max);
-  if (allowed) d = Simd::select(Simd::allowed(allowed), d, Simd::set1(-kInf));
+inline void exp_chunk(float* s, F row_max, F& sum, F& weighted) {
+  const F d = Simd::sub(Simd::load(s), row_max);
   const F e = vexp<true>(d);
   sum = Simd::add(sum, e);
   if (Keep) weighted = Simd::fmadd(e, Simd::max(d, Simd::set1(kLowest)), weighted);  // 0 * lowest = 0 where masked
@@ -272,9 +272,9 @@ float softmax_row(const HeadArgs& h, int i, float* s) {
   } else {
     const F m = Simd::set1(row_max);
     F sum = Simd::zero(), weighted = Simd::zero();
-    for (int j = 0; j < full; j += W) exp_chunk<Keep>(s + j, allowed ? allowed + j : nullptr, m, sum, weighted);
+    for (int j = 0; j < full; j += W) exp_chunk<Keep>(s + j, m, sum, weighted);
     if (tail) {
-      exp_chunk<Keep>(t_s, t_allowed, m, sum, weighted);
+      exp_chunk<Keep>(t_s, m, sum, weighted);
       for (int c = 0; c < tail; ++c) s[full + c] = t_s[c];
     }
     const float total = Simd::hsum(sum);  // >= 1 (the maximum contributes exp(0)) unless NaN
