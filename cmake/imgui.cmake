@@ -5,7 +5,9 @@
 #   attn_imgui   core + tables + widgets + GLFW and OpenGL3 backends
 #
 # The demo window is compiled out (IMGUI_DISABLE_DEMO_WINDOWS): it would add
-# ~290 KB to the wasm and the app never shows it.
+# ~290 KB to the wasm and the app never shows it. Characters are 32-bit
+# (IMGUI_USE_WCHAR32): with 1.86's default 16-bit ImWchar a text field turns
+# every character above U+FFFF (an emoji, a rare CJK ideograph) into U+FFFD.
 if(NOT EXISTS "${IMGUI_DIR}/imgui.h")
   message(FATAL_ERROR "Dear ImGui not found in IMGUI_DIR=${IMGUI_DIR}: run scripts/setup.sh")
 endif()
@@ -20,7 +22,7 @@ add_library(attn_imgui STATIC
 )
 # SYSTEM: third-party headers must not trip the project's warning flags.
 target_include_directories(attn_imgui SYSTEM PUBLIC "${IMGUI_DIR}" "${IMGUI_DIR}/backends")
-target_compile_definitions(attn_imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS)
+target_compile_definitions(attn_imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_USE_WCHAR32)
 
 if(EMSCRIPTEN)
   # WebGL2 is OpenGL ES 3.0: the 1.86 backend needs to be told (it would pick

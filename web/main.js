@@ -116,8 +116,10 @@
     onWebGLUnavailable: () => showError(text.noContext),
   }).then((Module) => {
     if (document.body.dataset.ready === 'error') return;  // main already reported a failure
-    // Strings cross into wasm through malloc'd UTF-8; results come back as
-    // pointers to strings the app owns (valid until the next call).
+    // Strings cross into wasm through malloc'd UTF-8 (checked by utf16.js
+    // first: a lone surrogate would be changed on the way); results come back
+    // as pointers to strings the app owns (valid until the next call).
+    const utf16 = window.attentionLabUtf16;
     function callWithString(exportName, text) {
       const size = Module.lengthBytesUTF8(text) + 1;
       const pointer = Module._malloc(size);
@@ -127,6 +129,10 @@
       } finally {
         Module._free(pointer);
       }
+    }
+    function notice(message) {
+      callWithString('_attn_notice', message);
+      if (window.attentionLabFrames) window.attentionLabFrames.wake();
     }
     function parse(text) {
       try {
@@ -140,6 +146,8 @@
       // config: a JSON string or an object; returns the parsed result or {error}.
       compute(config) {
         let text = config;
+        const invalid = typeof config === 'string' ? utf16.check(config) : utf16.checkValue(config);
+        if (invalid) return { error: (typeof config === 'string' ? 'config: ' : '') + invalid };
         if (typeof config !== 'string') {
           try {
             text = JSON.stringify(config);
@@ -168,6 +176,11 @@
       },
       // Sets some fields, all or none: '' or the message naming the field.
       set(fields) {
+        const invalid = utf16.checkValue(fields);
+        if (invalid) {
+          notice(invalid + '; nothing changed');
+          return invalid;
+        }
         let text;
         try {
           text = JSON.stringify(fields);

@@ -99,13 +99,18 @@
     place();
   }
 
+  // Text goes in as UTF-8. A lone surrogate has no UTF-8 form (utf16.js), so
+  // text holding one is refused with a notice instead of arriving changed.
   function send(text) {
     if (!Module || !text) return;
+    const invalid = window.attentionLabUtf16.check(text);
+    const target = invalid ? Module._attn_notice : Module._attn_text_input_insert;
+    if (invalid) text = 'typed text: ' + invalid + '; nothing was inserted';
     const size = Module.lengthBytesUTF8(text) + 1;
     const pointer = Module._malloc(size);
     try {
       Module.stringToUTF8(text, pointer, size);
-      Module._attn_text_input_insert(pointer);
+      target(pointer);
     } finally {
       Module._free(pointer);
     }

@@ -75,6 +75,24 @@ char32_t decode_utf8(std::string_view text, std::size_t& i) {
 }
 
 
+std::size_t invalid_utf8_at(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t at = i;
+    // A real U+FFFD in the text is three bytes; a malformed sequence yields it after one.
+    if (decode_utf8(text, i) == kReplacement && i == at + 1) return at;
+  }
+  return std::string_view::npos;
+}
+
+std::string utf8_error(std::string_view text) {
+  const std::size_t at = invalid_utf8_at(text);
+  if (at == std::string_view::npos) return "";
+  static const char* kHex = "0123456789ABCDEF";
+  const auto b = static_cast<unsigned char>(text[at]);
+  return "not valid UTF-8: byte " + std::to_string(at) + " (0x" + kHex[b >> 4] + kHex[b & 15] +
+         ") does not start or continue a character";
+}
+
 std::vector<std::string> tokenize(std::string_view text) {
   std::vector<char32_t> cps;
   for (std::size_t i = 0; i < text.size();) cps.push_back(decode_utf8(text, i));

@@ -26,4 +26,13 @@ bool is_pad(const std::string& token);
 // U+FFFD and consume one byte: the rule tokenize() follows.
 char32_t decode_utf8(std::string_view text, std::size_t& i);
 
+// The byte offset of the first malformed sequence in text (decode_utf8's
+// rule), or std::string_view::npos when text is valid UTF-8. What a reader or
+// a host page passes in is checked with it, so that nothing is silently
+// changed into U+FFFD on the way to the tokenizer.
+std::size_t invalid_utf8_at(std::string_view text);
+// "" for valid UTF-8, otherwise "not valid UTF-8: byte <i> (0x..) does not
+// start or continue a character".
+std::string utf8_error(std::string_view text);
+
 }  // namespace attn

@@ -51,7 +51,7 @@ struct FontState {
   Cjk cjk = Cjk::Unused;
   std::vector<unsigned char> cjk_data;  // kept: the atlas reads it at every build
   FontMetrics cjk_metrics;
-  std::vector<ImWchar> chars;  // BMP characters beyond Latin-1 the atlas was built for, sorted
+  std::vector<ImWchar> chars;  // characters beyond Latin-1 the atlas was built for, sorted
   ImVector<ImWchar> ranges;    // their glyph ranges; the atlas's config points into them
   float ascent_px = 0, ascent = 0;  // ProggyClean's Ascent at ascent_px (latin_ascent)
   int builds = 0;
@@ -229,8 +229,9 @@ void update_fonts(const ui::AppState& state) {
   for (uint32_t cp : ui::characters_in_use(state)) {
     if (cp <= 0xFF) continue;  // ProggyClean has Latin-1
     if (!f.extended) f.extended = f.dirty = true;
-    // ImWchar is 16 bits here: beyond U+FFFF everything is the box, as is the box itself.
-    if (cp <= 0xFFFF && cp != kBoxChar) wanted.push_back(ImWchar(cp));
+    // ImWchar is 32-bit (cmake/imgui.cmake): characters beyond U+FFFF get their
+    // glyph when the font has one. The box is the fallback glyph itself.
+    if (cp != kBoxChar) wanted.push_back(ImWchar(cp));
   }
   if (!wanted.empty() && f.cjk == Cjk::Unused) request_cjk_font(f);
   // Only characters the atlas lacks trigger a rebuild (deleting text does not);

@@ -5,6 +5,7 @@
 
 #include "api/compute.hpp"
 #include "api/json_input.hpp"
+#include "core/tokenizer.hpp"
 #include "ui/lab_state.hpp"
 #include "platform/web_app.hpp"
 
@@ -55,6 +56,14 @@ EMSCRIPTEN_KEEPALIVE const char* attn_set_fields(const char* fields_json) {
   if (app.set_result.empty()) app.set_result = attn::ui::apply_state_fields(app.state, fields);
   if (!app.set_result.empty()) app.state.notices.push_back(app.set_result + "; nothing changed");
   return app.set_result.c_str();
+}
+
+// A message from the page for the reader (web/utf16.js: text that could not
+// be passed in), shown as a notice like the app's own.
+EMSCRIPTEN_KEEPALIVE void attn_notice(const char* message) {
+  if (!message) return;
+  auto& app = attn::platform::web_app();
+  if (attn::utf8_error(message).empty()) app.state.notices.emplace_back(message);
 }
 
 }  // extern "C"

@@ -22,6 +22,9 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include "core/tokenizer.hpp"
+#include "platform/web_app.hpp"
+
 namespace attn::platform {
 namespace {
 
@@ -123,6 +126,12 @@ extern "C" {
 // ImGui inserts it into the active field on the next frame (see `pending`).
 EMSCRIPTEN_KEEPALIVE void attn_text_input_insert(const char* utf8) {
   if (!utf8) return;
+  // text_input.js passes only valid UTF-16 (web/utf16.js), which encodes to
+  // valid UTF-8; anything else would reach the field changed, so it does not.
+  if (const std::string why = attn::utf8_error(utf8); !why.empty()) {
+    attn::platform::web_app().state.notices.push_back("typed text: " + why + "; nothing was inserted");
+    return;
+  }
   auto& input = attn::platform::text_input();
   ImGuiIO& io = ImGui::GetIO();
   if (input.pending.empty() && !attn::platform::chars_ignored(io)) io.AddInputCharactersUTF8(utf8);

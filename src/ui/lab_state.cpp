@@ -10,6 +10,7 @@
 
 #include "api/explorer_json.hpp"
 #include "core/explorer_fields.hpp"
+#include "core/tokenizer.hpp"
 #include "ui/app.hpp"
 #include "ui/ids.hpp"
 #include "ui/presets.hpp"
@@ -386,7 +387,17 @@ Json value_from_url(const std::string& field, const std::string& text) {
 
 std::vector<std::string> apply_url_query(AppState& state, const std::string& query) {
   std::vector<std::string> notes;
-  const auto params = parse_query(query);
+  // Percent-escapes can spell any bytes: a value that is not UTF-8 is refused
+  // here, not turned into U+FFFD by the tokenizer without a word.
+  std::vector<std::pair<std::string, std::string>> params;
+  for (auto& [name, text] : parse_query(query)) {
+    if (std::string why = utf8_error(name); !why.empty())
+      notes.push_back("a URL parameter's name is " + why + "; ignored");
+    else if (std::string why = utf8_error(text); !why.empty())
+      notes.push_back(api::field_name(name) + ": the URL's value is " + why + "; ignored");
+    else
+      params.emplace_back(std::move(name), std::move(text));
+  }
   // A preset or a whole config first: the single fields refine it.
   for (const auto& [name, text] : params) {
     if (name == "preset" && !apply_preset(state, text))

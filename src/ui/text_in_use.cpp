@@ -68,8 +68,7 @@ std::string missing_glyphs_note(std::string_view text) {
   std::string note;
   for (std::size_t i = 0; i < text.size();) {
     const uint32_t cp = uint32_t(decode_utf8(text, i));
-    // ImWchar is 16 bits in this build: nothing beyond U+FFFF can have a glyph.
-    const bool drawn = cp < 0x80 || (cp <= 0xFFFF && font->FindGlyphNoFallback(ImWchar(cp)) != nullptr);
+    const bool drawn = cp < 0x80 || font->FindGlyphNoFallback(ImWchar(cp)) != nullptr;  // (ImWchar is 32-bit)
     if (drawn) continue;
     char code[16];
     std::snprintf(code, sizeof code, "U+%04X", unsigned(cp));

@@ -72,6 +72,22 @@ TEST_CASE("bad URL values are named with what was used instead; numbers are clam
   CHECK(state.view == View::Heatmaps);
 }
 
+TEST_CASE("URL values that are not UTF-8 are refused with the byte named, not changed into U+FFFD") {
+  AppState state;
+  const std::string text_before = state.config.text;
+  const auto notes = apply_url_query(state, "text=ab%FFcd&heads=2&lang=%ED%A0%80&%C0%80=1");
+  REQUIRE(notes.size() == 3);
+  CHECK(notes[0] == "text: the URL's value is not valid UTF-8: byte 2 (0xFF) does not start or continue a character; ignored");
+  CHECK(notes[1] == "lang: the URL's value is not valid UTF-8: byte 0 (0xED) does not start or continue a character; ignored");
+  CHECK(notes[2] == "a URL parameter's name is not valid UTF-8: byte 0 (0xC0) does not start or continue a character; "
+                    "ignored");
+  CHECK(state.config.text == text_before);
+  CHECK(state.config.heads == 2);  // the good parameter applies
+  // Valid UTF-8 from percent-escapes (and a real U+FFFD) goes through.
+  CHECK(apply_url_query(state, "text=%E7%8C%AB%20%EF%BF%BD").empty());
+  CHECK(state.config.text == "猫 \xEF\xBF\xBD");
+}
+
 TEST_CASE("a custom mask and appended pads have a compact URL form") {
   // [[1,0],[1,1]]: bits 1011 -> byte 0xB0 -> base64url "sA" (101100 = 44 = 's', 00|0000 = 'A').
   const nlohmann::json rows = {{1, 0}, {1, 1}};

@@ -1,4 +1,6 @@
 // The tokenizer: Latin words, punctuation, CJK characters, mixed, empty, pads.
+#include <algorithm>
+
 #include "core/tokenizer.hpp"
 #include "helpers.hpp"
 
@@ -26,6 +28,30 @@ TEST_CASE("empty, blank and malformed input") {
   REQUIRE(bad.size() == 3u);
   CHECK(bad[1] == "\xEF\xBF\xBD");
   CHECK(tokenize("\xE4\xBD").size() == 2u);  // truncated sequence, no crash
+}
+
+TEST_CASE("invalid_utf8_at names the first malformed byte; valid text (NUL, U+FFFD, emoji) passes") {
+  using namespace std::string_view_literals;
+  const auto npos = std::string_view::npos;
+  CHECK(invalid_utf8_at("") == npos);
+  CHECK(invalid_utf8_at("the cat 猫 😀 \xEF\xBF\xBD") == npos);  // a real U+FFFD is text, not an error
+  CHECK(invalid_utf8_at("a\0b"sv) == npos);                  // NUL is a character
+  CHECK(invalid_utf8_at("\xF4\x8F\xBF\xBF") == npos);          // U+10FFFF, the last code point
+  CHECK(invalid_utf8_at("ab\xFF" "cd") == 2);                 // not a lead byte
+  CHECK(invalid_utf8_at("\x80") == 0);                       // a continuation byte alone
+  CHECK(invalid_utf8_at("\xC0\x80") == 0);                   // overlong NUL
+  CHECK(invalid_utf8_at("\xE0\x80\xAF") == 0);               // overlong '/'
+  CHECK(invalid_utf8_at("x\xED\xA0\x80") == 1);              // U+D800 (a surrogate) in UTF-8
+  CHECK(invalid_utf8_at("\xF4\x90\x80\x80") == 0);           // above U+10FFFF
+  CHECK(invalid_utf8_at("猫\xE4\xBD") == 3);                  // truncated at the end
+  CHECK(invalid_utf8_at("\xE4\xBDx") == 0);                   // truncated before ASCII
+  CHECK(utf8_error("ok 猫").empty());
+  CHECK(utf8_error("ab\xFF") == "not valid UTF-8: byte 2 (0xFF) does not start or continue a character");
+  // The tokenizer's rule is the same: what invalid_utf8_at refuses, tokenize() would turn into U+FFFD.
+  for (std::string_view bad : {"\xFF"sv, "\xC0\x80"sv, "\xED\xA0\x80"sv, "\xF4\x90\x80\x80"sv}) {
+    const Tokens t = tokenize(bad);
+    CHECK(std::find(t.begin(), t.end(), "\xEF\xBF\xBD") != t.end());
+  }
 }
 
 TEST_CASE("pad tokens") {

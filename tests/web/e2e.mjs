@@ -56,6 +56,26 @@ async function run(c, page, url) {
   const notJson = asObject(await page.evaluate(() => window.attentionLab.compute('{"Q": [[1e999]]')));
   c.check(typeof notJson.error === 'string', 'compute(invalid JSON text) returns {"error"}', JSON.stringify(notJson));
 
+  // Strings that are not valid UTF-16 (a lone surrogate, made in the page: the
+  // test's own transport could mend it) are refused naming the index, never
+  // changed into another character on the way to UTF-8.
+  const lone = asObject(await page.evaluate(() => {
+    const half = String.fromCharCode(0xd800);
+    return JSON.stringify([window.attentionLab.compute('{"text":"ab' + half + 'cd"}'),
+                           window.attentionLab.compute({ text: 'ab' + half + 'cd' }),
+                           window.attentionLab.compute({ text: 'cat', ['ma' + half + 'sk']: 'causal' }),
+                           window.attentionLab.compute({ text: '猫😀' })]);
+  }));
+  const why = 'not valid UTF-16: a lone surrogate U+D800 at index';
+  c.check(lone[0].error === `config: ${why} 11 (half of a character pair)`,
+          'compute(JSON text with a lone surrogate) returns {"error"} naming its index in the text', JSON.stringify(lone[0]));
+  c.check(lone[1].error === `text: ${why} 2 (half of a character pair)`,
+          'compute({text with a lone surrogate}) returns {"error"} naming the field and the index', JSON.stringify(lone[1]));
+  c.check(lone[2].error === `a field name: ${why} 2 (half of a character pair)`,
+          'compute({a field name with a lone surrogate}) returns {"error"}', JSON.stringify(lone[2]));
+  c.check(JSON.stringify(lone[3].tokens) === '["猫","😀"]', 'compute() keeps a surrogate pair (an emoji) whole',
+          JSON.stringify(lone[3]).slice(0, 200));
+
   // ---- the picture -------------------------------------------------------------------
   const layoutBefore = await lab.layout();
   const png = await lab.screenshot();

@@ -70,6 +70,14 @@ async function hostTest(c, page, labUrl) {
     c.check(rejected.startsWith('d_model: '), 'a bad set() is rejected naming the field', rejected);
     c.check(JSON.stringify(await labState()) === JSON.stringify(inside), '... and changes nothing (not even the good field)');
 
+    // A lone surrogate (half of a UTF-16 pair) in a message's text: refused
+    // naming the field and index, not changed into another character.
+    const half = await page.evaluate(() => figure.set({ text: 'cat' + String.fromCharCode(0xd83d) })
+      .then(() => 'resolved', (e) => e.message));
+    c.check(half === 'text: not valid UTF-16: a lone surrogate U+D83D at index 3 (half of a character pair)',
+            'a set() message whose text holds a lone surrogate is rejected naming the field and index', half);
+    c.check(JSON.stringify(await labState()) === JSON.stringify(inside), '... and changes nothing');
+
     // Malformed and foreign messages: ignored with a warning, nothing changes.
     const warnings = [];
     const onConsole = (m) => { if (m.type() === 'warning' && m.text().includes('ignored a message')) warnings.push(m.text()); };

@@ -185,6 +185,34 @@ async function paste(c, lab, page) {
   await expectTokens(c, lab, chars('位置编码'), 'a paste replaces the selected text');
 }
 
+// Text holding a lone surrogate (half of a UTF-16 pair: an emoji cut in two)
+// has no UTF-8 form. It is refused with a notice naming the position, and the
+// box keeps what it had; an emoji whole (a pair) goes in as one character.
+async function loneSurrogates(c, lab, page) {
+  if (!await clearBox(c, lab, 'lone surrogates')) return;
+  await page.keyboard.insertText('猫😀');
+  await expectTokens(c, lab, ['猫', '😀'], 'an emoji (a surrogate pair) goes in whole');
+  const pasteHalf = (before, unit, after) => page.evaluate(([b, u, a]) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', b + String.fromCharCode(u) + a);
+    document.activeElement.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, [before, unit, after]);
+  for (const [before, unit, after, hex] of [['ab', 0xd83d, 'cd', 'U+D83D'], ['', 0xde00, 'x', 'U+DE00'],
+                                            ['街', 0xd800, '', 'U+D800']]) {
+    await pasteHalf(before, unit, after);
+    await lab.frames(3);
+    const s = await lab.state();
+    const expected = `typed text: not valid UTF-16: a lone surrogate ${hex} at index ${before.length} ` +
+      '(half of a character pair); nothing was inserted';
+    c.check(s.config.text === '猫😀' && s.notices.includes(expected),
+            `a paste of "${before}" + lone ${hex} + "${after}" is refused with a notice naming index ${before.length}`,
+            `text "${s.config.text}", notices ${JSON.stringify(s.notices)}`);
+  }
+  // The box still takes text afterwards.
+  await page.keyboard.insertText('跑');
+  await expectTokens(c, lab, ['猫', '😀', '跑'], 'typing goes on after a refused paste');
+}
+
 async function deleteKeys(c, lab, page) {
   if (!await clearBox(c, lab, 'Backspace/Delete')) return;
   await page.keyboard.type('我爱自然', { delay: 15 });
@@ -288,6 +316,7 @@ async function run(c, page, url) {
   await insertText(c, lab, page);
   await composition(c, lab, page);
   await paste(c, lab, page);
+  await loneSurrogates(c, lab, page);
   await deleteKeys(c, lab, page);
   await copyCut(c, lab, page);
   await ascii(c, lab, page);

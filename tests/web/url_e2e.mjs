@@ -166,6 +166,20 @@ process.exit(await runBrowserTest({
             'bad URL values are named in notices, with what was used instead', notices.join('\n    '));
     c.check((await page.evaluate(() => window.attentionLab.get())).heads === 2, '... and the good ones apply');
     await page.screenshot({ path: `${artefactsDir}/url_notices.png` });
+    // Percent-escapes that are not UTF-8 (a stray byte, a surrogate's UTF-8
+    // form): refused with a notice naming the byte, not turned into U+FFFD.
+    await page.goto(url + '?text=ab%FFcd&heads=2&query=%ED%A0%80');
+    await ready(page);
+    const bytes = await lab.state();
+    c.check(bytes.notices.includes('text: the URL\'s value is not valid UTF-8: byte 2 (0xFF) does not start or ' +
+                                   'continue a character; ignored') &&
+            bytes.notices.includes('query: the URL\'s value is not valid UTF-8: byte 0 (0xED) does not start or ' +
+                                   'continue a character; ignored') &&
+            bytes.config.text !== 'ab\ufffdcd' && bytes.config.heads === 2,
+            'URL values that are not UTF-8 are named in notices and ignored; the good ones apply',
+            JSON.stringify({ notices: bytes.notices, text: bytes.config.text, heads: bytes.config.heads }));
+    await page.goto(url + '?view=nonsense&preset=zzz&dk=-5&heads=2');
+    await ready(page);
     await lab.click('notice_close_0');
     c.check((await lab.state()).notices.length === 2, 'a notice is dismissed by its button');
   },
