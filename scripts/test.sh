@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: sets up what is missing, builds the native and
-# the WebAssembly trees, runs every test through ctest, prints a summary.
+# Runs the whole test suite: sets up what is missing, builds the native, the
+# sanitised native (AddressSanitizer + UndefinedBehaviorSanitizer: the unit,
+# UI, CLI and desktop tests again) and the WebAssembly trees, runs every test
+# through ctest, prints a summary.
 #
-#   scripts/test.sh            everything
-#   scripts/test.sh -R unit    only tests whose name matches (passed to ctest)
+#   scripts/test.sh                       everything
+#   scripts/test.sh -R unit               only tests whose name matches (passed to ctest)
+#   PRESETS="native wasm" scripts/test.sh only these trees (default: native asan wasm)
 #
 # Artefacts (screenshots from the browser and desktop tests) land in build/artifacts/.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 JOBS="${JOBS:-2}"
+PRESETS="${PRESETS:-native asan wasm}"
 
 "$ROOT/scripts/setup.sh" || { echo "setup failed" >&2; exit 1; }
 export NODE_PATH=/usr/share/nodejs  # Emscripten 3.1.6 needs acorn from Debian's node modules
@@ -20,12 +24,13 @@ build() {  # build PRESET
 }
 
 start=$(date +%s)
-build native || { echo "native build failed" >&2; exit 1; }
-build wasm || { echo "wasm build failed" >&2; exit 1; }
+for preset in $PRESETS; do
+  build "$preset" || { echo "$preset build failed" >&2; exit 1; }
+done
 echo "[test] builds took $(( $(date +%s) - start )) s"
 
 passed=0; failed=0; status=0
-for preset in native wasm; do
+for preset in $PRESETS; do
   log="build/ctest-$preset.log"
   ctest --preset "$preset" "$@" 2>&1 | tee "$log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
