@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: sets up what is missing, builds the native, the
 # sanitised native (AddressSanitizer + UndefinedBehaviorSanitizer: the unit,
-# UI, CLI and desktop tests again) and the WebAssembly trees, runs every test
-# through ctest, prints a summary.
+# UI, CLI and desktop tests again), the libFuzzer (smoke runs of tests/fuzz)
+# and the WebAssembly trees, runs every test through ctest, prints a summary.
 #
 #   scripts/test.sh                       everything
 #   scripts/test.sh -R unit               only tests whose name matches (passed to ctest)
-#   PRESETS="native wasm" scripts/test.sh only these trees (default: native asan wasm)
+#   PRESETS="native wasm" scripts/test.sh only these trees (default: native asan fuzz wasm)
 #
 # Artefacts (screenshots from the browser and desktop tests) land in build/artifacts/.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 JOBS="${JOBS:-2}"
-PRESETS="${PRESETS:-native asan wasm}"
+PRESETS="${PRESETS:-native asan fuzz wasm}"
 
 "$ROOT/scripts/setup.sh" || { echo "setup failed" >&2; exit 1; }
 export NODE_PATH=/usr/share/nodejs  # Emscripten 3.1.6 needs acorn from Debian's node modules

@@ -24,8 +24,10 @@ void softmax_rows(const Matrix& scores, const MaskMatrix& allowed, Matrix& weigh
       continue;
     }
     if (has_nan) {
-      // NaN in, NaN out: a silent zero row would hide the bad input.
-      weights.row(i).setConstant(std::numeric_limits<float>::quiet_NaN());
+      // NaN in, NaN out: a silent zero row would hide the bad input. Masked
+      // keys stay exactly 0 (they are not attended to, whatever the others hold).
+      for (Eigen::Index j = 0; j < n_k; ++j)
+        weights(i, j) = allowed(i, j) ? std::numeric_limits<float>::quiet_NaN() : 0.f;
       continue;
     }
     if (row_max == kInf || row_max == -kInf) {

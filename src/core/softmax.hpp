@@ -6,8 +6,9 @@
 // Masked entries get weight exactly 0 (not exp(-1e9), which leaves denormals).
 // A row with no allowed entry gets all-zero weights: nothing to attend to is
 // reported as "no attention", never as NaN. Infinite scores take the limit
-// (the +inf keys share the row); a NaN among the allowed scores makes the row
-// NaN, so bad input is visible rather than silently zeroed.
+// (the +inf keys share the row); a NaN among the allowed scores makes the
+// row's allowed weights NaN, so bad input is visible rather than silently
+// zeroed (masked entries stay exactly 0 in every row).
 #pragma once
 
 #include "types.hpp"

@@ -168,7 +168,8 @@ def cmake_commands(path, targets):
 
 
 def shebang(path):
-    first = path.read_text().split('\n', 1)[0]
+    # bytes: tests/fuzz/corpus holds binary inputs without a suffix
+    first = path.read_bytes().split(b'\n', 1)[0].decode('utf-8', 'replace')
     if not first.startswith('#!'):
         return []
     parts = first[2:].split()

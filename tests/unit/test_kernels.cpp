@@ -214,6 +214,35 @@ TEST_CASE("special rows follow softmax_rows: NaN in NaN out, infinite scores sha
     CHECK(masked.weights(0, 3) == 0.f);
     CHECK(masked.weights.sum() == doctest::Approx(1.f));
     test::check_close(masked.weights, softmax_rows(Matrix(rows[0].transpose()), allowed), 0.f, 1e-6f);
+    // A NaN among the allowed keys: NaN where the query attends, exactly 0 at the
+    // masked keys (the vector pass's NaN sum and the special row alike; both
+    // orders of NaN and a finite maximum, so either path is taken somewhere).
+    allowed.setConstant(true);
+    allowed(0, 0) = allowed(0, 19) = allowed(0, 20) = false;
+    o.mask = Mask::custom(allowed);
+    for (const Matrix& K : {scores({{3, nan}}), scores({{0, 5.f}, {1, nan}, {2, 9.f}}), scores({{18, nan}})}) {
+      const AttentionResult r = scaled_dot_product_attention(q, K, V, o);
+      for (int j = 0; j < n_k; ++j) {
+        CAPTURE(j);
+        if (allowed(0, j)) CHECK(std::isnan(r.weights(0, j)));
+        else CHECK(r.weights(0, j) == 0.f);
+      }
+    }
+    // A query with no allowed key attends to nothing: its output is 0 even
+    // where V holds NaN or inf (0 x NaN would be NaN), with the matrices kept
+    // or not, beside a query that does attend (found by tests/fuzz/fuzz_attention).
+    Matrix bad_v = V;
+    bad_v(2, 1) = nan;
+    bad_v(5, 0) = inf;
+    MaskMatrix first_blind = MaskMatrix::Constant(2, n_k, true);
+    first_blind.row(0).setConstant(false);
+    o.mask = Mask::custom(first_blind);
+    for (bool keep : {true, false}) {
+      o.keep_matrices = keep;
+      const AttentionResult r = scaled_dot_product_attention(Matrix::Ones(2, 1), scores({}), bad_v, o);
+      CHECK((r.output.row(0).array() == 0.f).all());
+      CHECK(std::isnan(r.output(1, 1)));  // the other query does attend to the NaN
+    }
   });
 }
 

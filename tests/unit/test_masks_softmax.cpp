@@ -80,4 +80,13 @@ TEST_CASE("infinite scores take the softmax limit; NaN scores stay visible") {
   CHECK(w.row(2).sum() == doctest::Approx(1.0));  // all equal: uniform
   const Matrix n = softmax_rows(test::from_rows({{1, std::nanf(""), 2}}));
   CHECK(std::isnan(n(0, 0)));
+  // A masked key stays exactly 0 in a NaN row: NaN shows the bad input only
+  // where the query attends (found by tests/fuzz/fuzz_attention).
+  MaskMatrix allowed = MaskMatrix::Constant(1, 4, true);
+  allowed(0, 0) = allowed(0, 3) = false;
+  const Matrix m = softmax_rows(test::from_rows({{1, std::nanf(""), 2, std::nanf("")}}), allowed);
+  CHECK(m(0, 0) == 0.f);
+  CHECK(std::isnan(m(0, 1)));
+  CHECK(std::isnan(m(0, 2)));
+  CHECK(m(0, 3) == 0.f);
 }

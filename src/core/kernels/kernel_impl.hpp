@@ -209,9 +209,10 @@ inline void exp_chunk(float* s, F row_max, F& sum, F& weighted) {
 }
 
 // The rows the vector passes do not handle, exactly as softmax_rows (softmax.cpp)
-// defines them: no allowed key -> all 0; a NaN -> all NaN; an infinite maximum ->
-// the keys at that extreme share the weight. s holds the scaled scores.
-void special_row(float* s, const bool* allowed, int n, float* entropy) {
+// defines them: no allowed key -> all 0; a NaN -> NaN at every allowed key; an
+// infinite maximum -> the keys at that extreme share the weight. Masked keys
+// are 0 in every case. s holds the scaled scores. Returns whether any key is allowed.
+bool special_row(float* s, const bool* allowed, int n, float* entropy) {
   bool any_allowed = false, has_nan = false;
   float row_max = -kInf;
   for (int j = 0; j < n; ++j) {
@@ -223,17 +224,20 @@ void special_row(float* s, const bool* allowed, int n, float* entropy) {
   float count = 0.f;
   for (int j = 0; j < n; ++j) {
     const bool extreme = (!allowed || allowed[j]) && s[j] == row_max;
-    s[j] = !any_allowed ? 0.f : has_nan ? __builtin_nanf("") : extreme ? 1.f : 0.f;
+    const bool masked = allowed && !allowed[j];
+    s[j] = !any_allowed || masked ? 0.f : has_nan ? __builtin_nanf("") : extreme ? 1.f : 0.f;
     count += s[j];
   }
   if (any_allowed && !has_nan)
     for (int j = 0; j < n; ++j) s[j] /= count;
   if (entropy) *entropy = !any_allowed ? 0.f : has_nan ? __builtin_nanf("") : __builtin_logf(count);
+  return any_allowed;
 }
 
 // s: row i of the score block (raw scores in, softmax numerators or weights out),
 // padded to at least round_up(n_k, W) floats. Returns the factor that turns s
-// into weights: 1 with Keep (s holds the weights), 1 / sum otherwise.
+// into weights: 1 with Keep (s holds the weights), 1 / sum otherwise; 0 for a
+// row with no allowed key (its output is 0 whatever V holds, even NaN).
 template <bool Keep>
 float softmax_row(const HeadArgs& h, int i, float* s) {
   const int n = h.n_k;
@@ -267,8 +271,9 @@ float softmax_row(const HeadArgs& h, int i, float* s) {
   // A NaN may or may not win Simd::max (it follows the x86 rules), so rows
   // with an odd maximum, and rows whose sum below is NaN, go the scalar way.
   const float row_max = Simd::hmax(vmax);
+  bool attends = true;
   if (!(row_max > -kInf && row_max < kInf)) {
-    special_row(s, allowed, n, entropy);
+    attends = special_row(s, allowed, n, entropy);
   } else {
     const F m = Simd::set1(row_max);
     F sum = Simd::zero(), weighted = Simd::zero();
@@ -279,7 +284,7 @@ float softmax_row(const HeadArgs& h, int i, float* s) {
     }
     const float total = Simd::hsum(sum);  // >= 1 (the maximum contributes exp(0)) unless NaN
     if (total != total) {
-      for (int j = 0; j < n; ++j) s[j] = __builtin_nanf("");
+      for (int j = 0; j < n; ++j) s[j] = allowed && !allowed[j] ? 0.f : __builtin_nanf("");
       if (entropy) *entropy = __builtin_nanf("");
     } else if (Keep) {
       // Normalise into the block (for weights V) and the kept weights at once.
@@ -300,7 +305,7 @@ float softmax_row(const HeadArgs& h, int i, float* s) {
   }
   if (Keep)
     for (int j = 0; j < n; ++j) h.weights[at + j] = s[j];
-  return 1.f;
+  return attends ? 1.f : 0.f;
 }
 
 // ---- one head of attention ----------------------------------------------------
@@ -358,9 +363,13 @@ void head_blocks(const HeadArgs& h, float* scratch) {
     for (int d0 = 0; d0 < h.d_v; d0 += value_width)
       tile_any(vecs, rows, scores, keys, v_panels + std::size_t(d0) * std::size_t(h.n_k), used,
                h.out + i0 * h.ldo + d0, h.ldo, min_int(value_width, h.d_v - d0));
-    if (!Keep)
-      for (int r = 0; r < rows; ++r)
-        for (int d = 0; d < h.d_v; ++d) h.out[(i0 + r) * h.ldo + d] *= scale[r];
+    for (int r = 0; r < rows; ++r) {
+      float* out = h.out + (i0 + r) * h.ldo;
+      if (scale[r] == 0.f)  // attends to nothing: 0, not 0 x V (NaN where V is)
+        for (int d = 0; d < h.d_v; ++d) out[d] = 0.f;
+      else if (!Keep)
+        for (int d = 0; d < h.d_v; ++d) out[d] *= scale[r];
+    }
   }
 }
 
