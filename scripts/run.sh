@@ -3,6 +3,9 @@
 #
 #   scripts/run.sh             build the WebAssembly app and serve it on http://127.0.0.1:8080
 #   scripts/run.sh --port N    another port
+#   scripts/run.sh --frame-ancestors "'self' https://book.example"
+#                              the pages that may embed the lab (its Content-Security-
+#                              Policy's frame-ancestors; default *, any page)
 #   scripts/run.sh --desktop   build and start the native desktop app instead
 #                              (extra arguments after --desktop go to the app,
 #                               e.g. --screenshot out.png --frames 5)
@@ -11,11 +14,13 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 PORT=8080
 DESKTOP=0
+FRAME_ANCESTORS='*'
 while (($#)); do
   case "$1" in
     --desktop) DESKTOP=1; shift; break ;;
     --port) PORT="${2:?--port needs a number}"; shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --frame-ancestors) FRAME_ANCESTORS="${2:?--frame-ancestors needs a source list}"; shift 2 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -34,4 +39,4 @@ cmake --build --preset wasm -j 2 --target attention_web
 WEB_DIR="$ROOT/build/wasm/web"
 echo
 echo "Serving the attention lab at http://127.0.0.1:$PORT/  (Ctrl-C to stop)"
-exec python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$WEB_DIR"
+exec python3 "$ROOT/scripts/serve.py" "$WEB_DIR" --port "$PORT" --frame-ancestors "$FRAME_ANCESTORS"

@@ -116,21 +116,23 @@ export async function openLab(page, url, query = '', settleFrames = 4) {
   return lab;
 }
 
-// Runs one browser test: serves webDir, opens a fresh headless Chromium at
-// `viewport`, calls run(checks, page, url), fails on any console or page
+// Runs one browser test: serves webDir (serverOptions: serveDirectory's), opens
+// a fresh headless Chromium at `viewport`, calls run(checks, page, url, served
+// = serveDirectory's result), fails on any console or page
 // error, saves the console log as <logName>_console.log beside the
 // screenshots; with logRequests, the log ends with every request the page
 // made and its status (shows what a page loads, e.g. nothing from outside).
 // Returns the process exit code.
 export async function runBrowserTest({ name, logName, webDir, artefactsDir, viewport, run, logRequests = false,
-                                       locale = 'en-US', contextOptions = {} }) {
+                                       locale = 'en-US', contextOptions = {}, serverOptions = {} }) {
   const c = new Checks(name);
   if (!existsSync(join(webDir, 'index.html'))) {
     c.check(false, `web build found in ${webDir}`, 'index.html is missing (build target attention_web first)');
     return c.finish();
   }
   await mkdir(artefactsDir, { recursive: true });
-  const { server, url, requests } = await serveDirectory(webDir);
+  const served = await serveDirectory(webDir, serverOptions);
+  const { server, url, requests } = served;
   const profile = await mkdtemp(join(tmpdir(), 'attn-chromium-'));
   const errors = [];
   const log = [];
@@ -147,7 +149,7 @@ export async function runBrowserTest({ name, logName, webDir, artefactsDir, view
       if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
     });
     page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
-    await run(c, page, url);
+    await run(c, page, url, served);
     c.check(errors.length === 0, 'no console errors or page errors', errors.join('\n    '));
   } catch (e) {
     c.check(false, 'the browser test ran to the end', e.stack ?? String(e));

@@ -20,18 +20,27 @@ const MIME = {
   '.data': 'application/octet-stream',
 };
 
-// Resolves with {server, url, requests}; requests lists [status, path] for the log.
-export function serveDirectory(root) {
+// Resolves with {server, url, requests, reports}; requests lists [status, path]
+// for the log. headers go on every reply (e.g. a Content-Security-Policy);
+// a POST to /csp-report (the policy's report-uri) is kept in reports.
+export function serveDirectory(root, { headers = {} } = {}) {
   const base = resolve(root);
   const requests = [];
+  const reports = [];
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
     const file = normalize(join(base, path.endsWith('/') ? path + 'index.html' : path));
     const reply = (status, body, type) => {
       requests.push([status, path]);
-      res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
+      res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', ...headers });
       res.end(body);
     };
+    if (req.method === 'POST' && path === '/csp-report') {
+      let body = '';
+      req.on('data', (chunk) => { body += chunk; });
+      req.on('end', () => { reports.push(body); reply(204, '', 'text/plain'); });
+      return;
+    }
     if (file !== base && !file.startsWith(base + sep)) return reply(403, 'forbidden', 'text/plain');
     try {
       reply(200, await readFile(file), MIME[extname(file)] ?? 'application/octet-stream');
@@ -44,6 +53,6 @@ export function serveDirectory(root) {
   return new Promise((ok, fail) => {
     server.once('error', fail);
     server.listen(0, '127.0.0.1', () =>
-      ok({ server, url: `http://127.0.0.1:${server.address().port}/`, requests }));
+      ok({ server, url: `http://127.0.0.1:${server.address().port}/`, requests, reports }));
   });
 }
