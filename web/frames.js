@@ -36,8 +36,9 @@
   let onScreen = true;
   let engaged = window.top === window;  // a lab that is the whole page owns its wheel
   const embedded = window.top !== window;
+  let contextLost = false;  // the WebGL context is gone until the browser restores it (main.js)
 
-  const visible = () => pageVisible && onScreen;
+  const visible = () => pageVisible && onScreen && !contextLost;
 
   function run() {
     queued = false;
@@ -230,6 +231,11 @@
       wake();
     },
     wake,
+    // main.js: no frames while the WebGL context is lost; draw again once it is back.
+    setContextLost(lost) {
+      contextLost = lost;
+      if (!lost) wake();
+    },
     engaged: () => engaged,
   };
 })();

@@ -27,6 +27,8 @@
       aborted: 'The lab stopped with an internal error: ',
       noContext: 'WebGL2 could not be started on this page.',
       failed: 'The lab could not start: ',
+      contextLost: 'The graphics context was lost (the GPU was reset or is busy). The lab comes back by ' +
+                   'itself as soon as the browser restores it; nothing you set is lost.',
     },
     zh: {
       title: '自注意力实验室',
@@ -37,6 +39,7 @@
       aborted: '实验因内部错误而停止：',
       noContext: '无法在此页面上启动 WebGL2。',
       failed: '实验无法启动：',
+      contextLost: '图形上下文已丢失（GPU 被重置或繁忙）。浏览器恢复后实验会自动回来，你的设置不会丢失。',
     },
   };
   const askedLang = new URLSearchParams(window.location.search).get('lang');
@@ -193,6 +196,23 @@
       },
     };
     if (window.attentionLabFrames) window.attentionLabFrames.attach(Module, canvas);
+    // WebGL context loss (a GPU reset, too many contexts on one page): say so
+    // and draw nothing; when the browser restores the context, the GL objects
+    // are made again and the same state is drawn (body data-context: ok|lost).
+    document.body.dataset.context = 'ok';
+    canvas.addEventListener('webglcontextlost', (event) => {
+      event.preventDefault();  // without it the browser never restores the context
+      document.body.dataset.context = 'lost';
+      if (window.attentionLabFrames) window.attentionLabFrames.setContextLost(true);
+      statusText.textContent = text.contextLost;
+      status.classList.remove('hidden');
+    });
+    canvas.addEventListener('webglcontextrestored', () => {
+      Module._attn_gl_restored();
+      status.classList.add('hidden');
+      document.body.dataset.context = 'ok';
+      if (window.attentionLabFrames) window.attentionLabFrames.setContextLost(false);
+    });
     if (window.attentionLabMessages) {
       window.attentionLabMessages.attach({
         getFields: () => window.attentionLab.get(),

@@ -34,6 +34,7 @@
 #include "platform/web_download.hpp"
 #include "platform/web_text_input.hpp"
 #include "ui/lab_state.hpp"
+#include "ui/plot.hpp"
 #include "ui/strings.hpp"
 
 namespace attn::platform {
@@ -243,6 +244,22 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_touch_owned(double x, double y) {
   for (const auto& [name, r] : state.controls)
     if (!r.region && x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h) return 1;
   return 0;
+}
+
+// The browser gave the canvas its WebGL context back after losing it (a GPU
+// reset, too many contexts on one page; web/main.js): every GL object of the
+// old context is gone. The ImGui backend's (shaders, buffers, the font atlas
+// texture) are made again by the next frame, the heatmaps' as they are drawn.
+// The lab's state never lived on the GPU, so the next frame shows it as it was.
+extern "C" EMSCRIPTEN_KEEPALIVE void attn_gl_restored() {
+  // The whole backend, not just its device objects: 1.86 remembers the sizes
+  // of its old vertex and index buffers and would never size the new ones.
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+  if (attn::plot::Context* plots = attn::plot::GetCurrentContext()) {
+    attn::plot::ShutdownContext(*plots);
+    plots->renderer_error.clear();  // made again on the next PlotHeatmap
+  }
 }
 
 // One frame, drawn by web/main.js's scheduler on input, on a host page's

@@ -8,7 +8,8 @@
 // shows a drawn UI; window.attentionLab.compute() answers configs and
 // returns {"error"} for bad ones; and every heatmap cell listed by
 // window.attentionLab.layout() has the colour of its value in
-// compute(layout.config). Saves the screenshot and layout to the artefacts dir.
+// compute(layout.config), also after the WebGL context was lost and restored
+// (WEBGL_lose_context). Saves the screenshots and layout to the artefacts dir.
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
@@ -103,6 +104,37 @@ async function run(c, page, url) {
     c.check(failures.length === 0 && checked === hm.rows * hm.cols,
             `heatmap ${hm.name} (${hm.source}${hm.head >= 0 ? ' ' + hm.head : ''}, ${hm.colormap}): ` +
             `${checked} cell centres have the colormap colour of their value`, failures.join('\n    '));
+  }
+
+  // ---- WebGL context loss and restore (WEBGL_lose_context) --------------------------
+  // A message while the context is gone; afterwards the same state, drawn
+  // again cell for cell (the GL objects are made anew: main_web.cpp).
+  const fieldsBefore = await page.evaluate(() => window.attentionLab.get());
+  await page.evaluate(() => {
+    window.loseContext = document.querySelector('canvas').getContext('webgl2').getExtension('WEBGL_lose_context');
+    window.loseContext.loseContext();
+  });
+  await page.waitForFunction(() => document.body.dataset.context === 'lost', null, { timeout: 10_000 });
+  const message = await page.evaluate(() => ({ hidden: document.getElementById('status').classList.contains('hidden'),
+                                              text: document.getElementById('status-text').textContent }));
+  c.check(!message.hidden && message.text.startsWith('The graphics context was lost'),
+          'a lost WebGL context is shown as a message', JSON.stringify(message));
+  await page.mouse.move(200, 200);  // input while it is lost draws nothing and breaks nothing
+  await lab.frames(3);
+  await page.evaluate(() => window.loseContext.restoreContext());
+  await page.waitForFunction(() => document.body.dataset.context === 'ok', null, { timeout: 10_000 });
+  await lab.frames(8);
+  const fieldsAfter = await page.evaluate(() => window.attentionLab.get());
+  c.check(JSON.stringify(fieldsAfter) === JSON.stringify(fieldsBefore) &&
+          await page.evaluate(() => document.getElementById('status').classList.contains('hidden')),
+          'after the context is restored the message is gone and the state is the same', JSON.stringify(fieldsAfter));
+  const restored = await lab.screenshot();
+  await writeFile(join(artefactsDir, 'web_context_restored.png'), PNG.sync.write(restored));
+  for (const { hm, checked, skipped, failures } of await checkEachHeatmap(lab, restored, await lab.layout(), result)) {
+    if (skipped) continue;
+    c.check(failures.length === 0 && checked === hm.rows * hm.cols,
+            `after the restore, heatmap ${hm.name}: ${checked} cell centres have the colour of their value`,
+            failures.join('\n    '));
   }
   // runBrowserTest adds the last check: no console errors or page errors.
 }
