@@ -25,6 +25,7 @@ log() { printf '[setup] %s\n' "$*"; }
 PACKAGES=(
   build-essential cmake ninja-build pkg-config   # native build (g++, make, ninja)
   clang-14 libclang-rt-14-dev                    # the fuzz preset: libFuzzer (tests/fuzz)
+  clang-tidy-14                                  # static checks (tests/static, .clang-tidy)
   emscripten binaryen                            # the wasm build (emcc runs on node)
   libeigen3-dev libglfw3-dev libgl-dev doctest-dev libstb-dev nlohmann-json3-dev
   nodejs npm                                     # browser and desktop tests, emcc

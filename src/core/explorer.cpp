@@ -38,6 +38,7 @@ const char* projection_name(Projection projection) {
 
 static std::vector<std::string> position_names(int n) {
   std::vector<std::string> names;
+  names.reserve(std::size_t(std::max(n, 0)));
   for (int t = 0; t < n; ++t) names.push_back("t" + std::to_string(t));
   return names;
 }
@@ -556,7 +557,10 @@ struct ExplorerJob::Impl {
   void add_positions(int first, int rows) {
     const int d = shape.d;
     if (position_denominators.empty())
-      for (int c = 0; c < d; ++c) position_denominators.push_back(std::pow(10000.0, 2.0 * (c / 2) / d));
+      for (int c = 0; c < d; ++c) {
+        const int pair = c / 2;  // PE(pos, 2i) and PE(pos, 2i + 1) share 10000^(2i/d)
+        position_denominators.push_back(std::pow(10000.0, 2.0 * pair / d));
+      }
     for (int pos = first; pos < first + rows; ++pos)
       for (int c = 0; c < d && !reused(pos); ++c) {
         const double angle = pos / position_denominators[std::size_t(c)];

@@ -25,7 +25,8 @@ Matrix sinusoidal_positions(int n, int d_model) {
   Matrix pe(n, d_model);
   for (int pos = 0; pos < n; ++pos)
     for (int c = 0; c < d_model; ++c) {
-      const double angle = pos / std::pow(10000.0, 2.0 * (c / 2) / d_model);
+      const int pair = c / 2;  // PE(pos, 2i) and PE(pos, 2i + 1) share one angle
+      const double angle = pos / std::pow(10000.0, 2.0 * pair / d_model);
       pe(pos, c) = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
     }
   return pe;

@@ -323,7 +323,7 @@ inline int classify4(const float* p, const BinConstants& k, int* bins) {
 void histogram_add(Histogram& h, const float* values, std::size_t n) {
   const float lo = h.lo, hi = h.hi;
   const int bins = static_cast<int>(h.counts.size()), last = bins - 1;
-  const double width = (static_cast<double>(hi) - lo) / h.counts.size();
+  const double width = (static_cast<double>(hi) - lo) / static_cast<double>(h.counts.size());
   std::size_t i = 0;
   // (Up to 100 bins: float rounding moves q by less than 4e-7 x bins, well inside kEdge.)
   if (width > 0 && bins <= 100) {
@@ -346,7 +346,7 @@ void histogram_add(Histogram& h, const float* values, std::size_t n) {
       }
       for (int l = 0; l < 4; ++l) {
         const int bin = exact_bin(values[i + std::size_t(l)], lo, hi, width, last);
-        if (bin >= 0) ++lane_counts[std::size_t(l * bins + bin)];
+        if (bin >= 0) ++lane_counts[std::size_t(l) * std::size_t(bins) + std::size_t(bin)];
       }
     }
     for (int bin = 0; bin < bins; ++bin) h.counts[std::size_t(bin)] += c0[bin] + c1[bin] + c2[bin] + c3[bin];

@@ -103,6 +103,11 @@ std::vector<std::string> tokenize(std::string_view text) {
     if (!word.empty()) tokens.push_back(std::move(word));
     word.clear();
   };
+  // ' and - between letters join a word instead of being punctuation.
+  const auto inside_word = [&](std::size_t i) {
+    return joins_word(cps[i]) && !word.empty() && i + 1 < cps.size() && !is_space(cps[i + 1]) &&
+           !is_punctuation(cps[i + 1]) && !is_cjk(cps[i + 1]);
+  };
   const std::u32string_view pad = U"[PAD]";
   for (std::size_t i = 0; i < cps.size(); ++i) {
     const char32_t c = cps[i];
@@ -112,16 +117,13 @@ std::vector<std::string> tokenize(std::string_view text) {
       i += pad.size() - 1;
     } else if (is_space(c)) {
       flush();
-    } else if (joins_word(c) && !word.empty() && i + 1 < cps.size() &&
-               !is_space(cps[i + 1]) && !is_punctuation(cps[i + 1]) && !is_cjk(cps[i + 1])) {
-      append_utf8(word, c);
-    } else if (is_cjk(c) || is_punctuation(c)) {
+    } else if ((is_cjk(c) || is_punctuation(c)) && !inside_word(i)) {
       flush();
       std::string single;
       append_utf8(single, c);
       tokens.push_back(std::move(single));
     } else {
-      append_utf8(word, c);
+      append_utf8(word, c);  // a letter, or ' and - inside a word ("don't", "self-attention")
     }
   }
   flush();

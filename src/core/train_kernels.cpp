@@ -298,6 +298,8 @@ std::vector<T> model_attention_map(const TinyModel<T>& m, const Example& ex, boo
 }
 
 // ---- explicit instantiations --------------------------------------------------------
+// T is a type: it cannot be put in parentheses.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define ATTN_TRAIN_INSTANTIATE(T)                                                              \
   template void matmul_forward<T>(T*, const T*, const T*, int, int, int);                     \
   template void matmul_backward<T>(T*, T*, const T*, const T*, const T*, int, int, int);      \
@@ -314,6 +316,7 @@ std::vector<T> model_attention_map(const TinyModel<T>& m, const Example& ex, boo
                                                  TinyModel<T>*);                              \
   template std::vector<T> model_attention_map<T>(const TinyModel<T>&, const Example&, bool, int);
 
+// NOLINTEND(bugprone-macro-parentheses)
 ATTN_TRAIN_INSTANTIATE(float)
 ATTN_TRAIN_INSTANTIATE(double)
 

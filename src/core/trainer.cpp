@@ -1,5 +1,6 @@
 #include "trainer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -173,6 +174,7 @@ TrainStepStats Trainer::step() {
 train::BatchResult Trainer::evaluate_batch(int sequences) const {
   Rng rng(kEvalSeed, kEvalStream);
   std::vector<train::Example> set;
+  set.reserve(std::size_t(std::max(sequences, 0)));
   for (int i = 0; i < sequences; ++i) set.push_back(sample_example(config_.task, rng));
   return train::model_forward_backward<float>(model_, set, config_.scaled, nullptr);
 }
@@ -194,7 +196,7 @@ Matrix Trainer::example_weights(int head) const {
   if (head < 0 || head >= config_.heads) return m;
   const std::vector<float> w = train::model_attention_map(model_, ex, config_.scaled, head);
   for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) m(i, j) = w[static_cast<std::size_t>(i * n + j)];
+    for (int j = 0; j < n; ++j) m(i, j) = w[std::size_t(i) * std::size_t(n) + std::size_t(j)];
   return m;
 }
 

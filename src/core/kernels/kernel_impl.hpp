@@ -113,7 +113,8 @@ void pack_rows(const float* a, std::ptrdiff_t lda, int rows, int k, float* dst) 
 template <int Rows, int Vecs>
 inline void tile(const float* a, std::ptrdiff_t lda, const float* panel, int k, float* c,
                  std::ptrdiff_t ldc, int cols) {
-  const std::ptrdiff_t row_step = lda ? lda : 1, k_step = lda ? 1 : Rows;
+  // (With Rows = 1 both k_step branches are 1.)
+  const std::ptrdiff_t row_step = lda ? lda : 1, k_step = lda ? 1 : Rows;  // NOLINT(bugprone-branch-clone)
   F acc[Rows][Vecs];
   for (int r = 0; r < Rows; ++r)
     for (int v = 0; v < Vecs; ++v) acc[r][v] = Simd::zero();
@@ -192,8 +193,8 @@ inline void max_chunk(float* s, const bool* allowed, float* raw, float* scaled, 
     t = Simd::mul(t, factor);
     Simd::store(scaled, t);
   }
-  if (allowed) t = Simd::select(Simd::allowed(allowed), t, Simd::set1(-kInf));
-  if (Keep || allowed) Simd::store(s, t);
+  if (allowed != nullptr) t = Simd::select(Simd::allowed(allowed), t, Simd::set1(-kInf));
+  if (Keep || allowed != nullptr) Simd::store(s, t);
   row_max = Simd::max(row_max, t);
 }
 
@@ -313,9 +314,9 @@ float softmax_row(const HeadArgs& h, int i, float* s) {
 // as d_v needs, at most C (a d_head of 8 must not pay for 64 columns).
 int value_vecs(int d_v) { return min_int(C, (d_v + W - 1) / W); }
 
-std::size_t head_scratch(int n_q, int n_k, int d_k, int d_v) {
+std::size_t head_scratch(int /*n_q*/, int n_k, int d_k, int d_v) {
   const std::size_t keys = round_up(std::size_t(n_k), P);
-  const std::size_t values = round_up(std::size_t(d_v), std::size_t(value_vecs(d_v) * W));
+  const std::size_t values = round_up(std::size_t(d_v), std::size_t(value_vecs(d_v)) * std::size_t(W));
   return round_up(keys * std::size_t(d_k), 16) + round_up(std::size_t(n_k) * values, 16) + R * keys +
          R * round_up(std::size_t(d_k), 16);
 }
