@@ -4,16 +4,19 @@
 // Emscripten 3.1.6 then silently makes another character of it and the next
 // one ("ab\uD800cd" arrives as "ab𐁣d"). So every string the page passes in
 // (compute(), set(), a host page's messages, typed and pasted text) is checked
-// here first and refused with the position named; nothing is changed.
+// here first and refused with the position named; nothing is changed. A NUL
+// (U+0000) is refused the same way: it would cut the UTF-8 string short.
 (function () {
   'use strict';
   const hex = (unit) => 'U+' + unit.toString(16).toUpperCase().padStart(4, '0');
 
   window.attentionLabUtf16 = {
-    // '' for valid UTF-16, otherwise what is wrong and where (a code-unit index).
+    // '' for valid UTF-16 without NUL, otherwise what is wrong and where (a code-unit index).
     check(text) {
       for (let i = 0; i < text.length; ++i) {
         const unit = text.charCodeAt(i);
+        // A NUL would end the UTF-8 string in wasm early: the rest would be lost.
+        if (unit === 0) return 'a NUL character (U+0000) at index ' + i + '; text cannot hold one';
         if (unit < 0xd800 || unit > 0xdfff) continue;
         const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
         if (unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {

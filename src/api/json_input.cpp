@@ -120,7 +120,28 @@ std::string check_rectangular(const Json& value, const std::string& field, int m
 }  // namespace
 
 std::string parse_config(const std::string& text, Json& out) {
-  out = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (text.size() > kMaxConfigBytes)
+    return "config: " + std::to_string(text.size()) + " bytes; the limit is " +
+           std::to_string(kMaxConfigBytes >> 20) + " MiB";
+  // The keys of each open object, to refuse one given twice (nlohmann keeps the last).
+  std::vector<std::vector<std::string>> keys;
+  std::string duplicate;
+  const Json::parser_callback_t watch = [&](int, Json::parse_event_t event, Json& parsed) {
+    if (event == Json::parse_event_t::object_start) keys.emplace_back();
+    if (event == Json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+    if (event == Json::parse_event_t::key && !keys.empty() && duplicate.empty()) {
+      const std::string& key = parsed.get_ref<const std::string&>();
+      std::vector<std::string>& seen = keys.back();
+      if (std::find(seen.begin(), seen.end(), key) != seen.end()) duplicate = key;
+      else seen.push_back(key);
+    }
+    return true;
+  };
+  out = Json::parse(text, watch, /*allow_exceptions=*/false);
+  if (!duplicate.empty() && !out.is_discarded()) {
+    out = Json();
+    return field_name(duplicate) + ": given twice (a JSON object names each field once)";
+  }
   if (!out.is_discarded()) return {};
   ErrorLocator locator;
   Json::sax_parse(text, &locator);

@@ -22,8 +22,14 @@ namespace attn::api {
 
 using Json = nlohmann::json;
 
+// The largest config text parse_config reads: explicit Q, K and V at their
+// 1024 x 1024 limit, written out in full, stay below it.
+inline constexpr std::size_t kMaxConfigBytes = 64u << 20;
+
 // Parses text into out. On failure the message names the JSON path where the
 // parser stopped, e.g. "Q[0][1]: not valid JSON: ... number overflow parsing '1e999'".
+// A key given twice in one object is refused too ("text: given twice ..."),
+// not silently overwritten, as is a text over kMaxConfigBytes (before parsing).
 std::string parse_config(const std::string& text, Json& out);
 
 // "a string", "an array", "the number 3.5", ... for error messages.

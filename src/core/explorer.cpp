@@ -128,6 +128,16 @@ std::string check_explorer_config(const ExplorerConfig& c, bool has_trained_weig
   if (c.scale.kind == Scale::Kind::Value && !(c.scale.value > 0.f && c.scale.value <= L::kMaxScale))
     return "scale: must be \"sqrt\", \"none\" or a number > 0 and at most 1000";
 
+  if (c.input == Input::Text) {
+    if (c.text.size() > L::kMaxTextBytes)
+      return "text: " + std::to_string(c.text.size()) + " bytes; the limit is " + std::to_string(L::kMaxTextBytes) +
+             " (" + std::to_string(L::kMaxTokens) + " tokens fit in far less)";
+    // Checked, never changed: the tokenizer would turn bad bytes into U+FFFD,
+    // and a NUL would cut a token's label short.
+    if (std::string why = utf8_error(c.text); !why.empty()) return "text: " + why;
+    if (const std::size_t nul = c.text.find('\0'); nul != std::string::npos)
+      return "text: a NUL character (U+0000) at byte " + std::to_string(nul) + "; text cannot hold one";
+  }
   const std::vector<std::string> tokens = explorer_tokens(c);
   if (tokens.empty()) return "text: has no tokens (it is empty or only spaces)";
   if (tokens.size() > static_cast<std::size_t>(L::kMaxTokens))

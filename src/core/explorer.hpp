@@ -36,6 +36,10 @@ const char* projection_name(Projection projection);  // "random", "identity", ..
 
 struct ExplorerLimits {
   static constexpr int kMaxTokens = 1024;
+  // 1024 tokens of Chinese are 3 KB, of long English words ~16 KB: a text
+  // beyond this is a mistake (a pasted file), and one 1 MB word would be one
+  // 1 MB label drawn every frame.
+  static constexpr std::size_t kMaxTextBytes = 64 * 1024;
   // d_model 1024 costs 4 x 4 MB of projections; the UI offers 8..512.
   static constexpr int kMinDModel = 1, kMaxDModel = 1024;
   // heads x tokens^2 attention weights: 16 heads x 512^2 tokens fits. Each

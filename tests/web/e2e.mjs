@@ -65,7 +65,9 @@ async function run(c, page, url) {
     return JSON.stringify([window.attentionLab.compute('{"text":"ab' + half + 'cd"}'),
                            window.attentionLab.compute({ text: 'ab' + half + 'cd' }),
                            window.attentionLab.compute({ text: 'cat', ['ma' + half + 'sk']: 'causal' }),
-                           window.attentionLab.compute({ text: '猫😀' })]);
+                           window.attentionLab.compute({ text: '猫😀' }),
+                           window.attentionLab.compute('{"text":"a' + String.fromCharCode(0) + 'b"}'),
+                           window.attentionLab.compute({ text: 'a' + String.fromCharCode(0) + 'b' })]);
   }));
   const why = 'not valid UTF-16: a lone surrogate U+D800 at index';
   c.check(lone[0].error === `config: ${why} 11 (half of a character pair)`,
@@ -76,6 +78,11 @@ async function run(c, page, url) {
           'compute({a field name with a lone surrogate}) returns {"error"}', JSON.stringify(lone[2]));
   c.check(JSON.stringify(lone[3].tokens) === '["猫","😀"]', 'compute() keeps a surrogate pair (an emoji) whole',
           JSON.stringify(lone[3]).slice(0, 200));
+  // A NUL would cut the string short on its way into wasm: refused, in a JSON
+  // text and in an object's text (utf16.js; the config check in C++ too: cli_bad_input_table).
+  c.check(lone[4].error === 'config: a NUL character (U+0000) at index 10; text cannot hold one' &&
+          lone[5].error === 'text: a NUL character (U+0000) at index 1; text cannot hold one',
+          'compute() refuses a NUL in the text, naming where', JSON.stringify([lone[4], lone[5]]));
 
   // ---- the picture -------------------------------------------------------------------
   const layoutBefore = await lab.layout();
