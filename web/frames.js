@@ -40,10 +40,14 @@
 
   const visible = () => pageVisible && onScreen && !contextLost;
 
+  let longestFrameMs = 0;  // the longest attn_frame call since the last stats({reset: true})
+
   function run() {
     queued = false;
     if (!Module || !visible()) return;
+    const start = performance.now();
     const busy = Module._attn_frame();
+    longestFrameMs = Math.max(longestFrameMs, performance.now() - start);
     if (settle > 0) --settle;
     if (busy || settle > 0) request();
   }
@@ -237,5 +241,12 @@
       if (!lost) wake();
     },
     engaged: () => engaged,
+    // For tests and the curious: the longest frame (ms, the app's own work in
+    // attn_frame) and the wasm memory size (bytes; it only grows).
+    stats({ reset = false } = {}) {
+      const out = { longestFrameMs, wasmBytes: Module ? Module.HEAP8.length : 0 };
+      if (reset) longestFrameMs = 0;
+      return out;
+    },
   };
 })();

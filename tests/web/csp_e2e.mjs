@@ -1,12 +1,12 @@
 // The page under its strict Content-Security-Policy (web/csp.txt, sent as a
 // header by the test server as scripts/serve.py sends it, with a report-uri):
 // a reader's session (typing Chinese, which fetches the CJK font; the language
-// button; views; a preset) and the example chapter with three embedded
+// button; views; the mask combo) and the example chapter with three embedded
 // figures run without a single violation, seen either way (the page's
-// securitypolicyviolation events, the server's reports), and the page asks
-// nothing of any other host. A second page shows the policy really holds (an
-// inline script is refused and reported). And statically: no eval, new
-// Function or HTML from strings anywhere in the page's scripts.
+// securitypolicyviolation events, the server's reports); the page asks
+// nothing of any other host and stores nothing. A second page shows the
+// policy really holds (an inline script is refused and reported). And
+// statically: no eval, new Function or HTML from strings in the page's scripts.
 //
 //   node tests/web/csp_e2e.mjs <web build dir> <artefacts dir>
 import { readFileSync, readdirSync } from 'node:fs';
@@ -96,6 +96,14 @@ async function readerSession(c, page, url, served, foreign) {
           (await violations(page)).join('\n    '));
   c.check(served.reports.length === 0, 'the server got no violation report', served.reports.join('\n    '));
   c.check(foreign.length === 0, 'the pages asked nothing of any other host', foreign.join(', '));
+  // Nothing stored without the reader asking (a download is the only way out).
+  const stored = await page.evaluate(async () => ({
+    local: localStorage.length, session: sessionStorage.length, cookies: document.cookie,
+    databases: indexedDB.databases ? (await indexedDB.databases()).length : 0,
+    caches: 'caches' in window ? (await caches.keys()).length : 0,
+  }));
+  c.check(stored.local === 0 && stored.session === 0 && stored.cookies === '' && stored.databases === 0 &&
+          stored.caches === 0, 'the session stored nothing (storage, cookies, IndexedDB, caches)', JSON.stringify(stored));
 }
 
 // The policy holds: on a second page an inline script is refused, seen as an
