@@ -5,6 +5,8 @@
 #
 #   scripts/fuzz.sh                      60 s a target, every target
 #   scripts/fuzz.sh 3600 fuzz_compute    an hour of one target
+#   FUZZ_RUNS=10000000 scripts/fuzz.sh 7200 fuzz_state
+#                                        stop at 10 million executions, or 2 h
 #
 # Prints each target's executions, and exits 1 when one crashed, leaked, timed
 # out or broke a property: the input is saved as build/fuzz/fuzz-artifacts/
@@ -26,10 +28,12 @@ for target in "${TARGETS[@]}"; do
   corpus="build/fuzz/corpus/$target"
   mkdir -p "$corpus" build/fuzz/fuzz-artifacts
   dict=()
+  runs_limit=()
+  [ -n "${FUZZ_RUNS:-}" ] && runs_limit=("-runs=$FUZZ_RUNS")
   [ -f "tests/fuzz/$target.dict" ] && dict=("-dict=tests/fuzz/$target.dict")
   log="build/fuzz/$target.log"
   echo "[fuzz] $target for $SECONDS_EACH s"
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 "build/fuzz/tests/fuzz/$target" "${dict[@]}" \
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 "build/fuzz/tests/fuzz/$target" "${dict[@]}" "${runs_limit[@]}" \
     -max_total_time="$SECONDS_EACH" -max_len=4096 -timeout=20 -print_final_stats=1 \
     -artifact_prefix="build/fuzz/fuzz-artifacts/$target-" "$corpus" "tests/fuzz/corpus/$target" >"$log" 2>&1
   code=$?

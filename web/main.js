@@ -119,22 +119,14 @@
     onWebGLUnavailable: () => showError(text.noContext),
   }).then((Module) => {
     if (document.body.dataset.ready === 'error') return;  // main already reported a failure
-    // Strings cross into wasm through malloc'd UTF-8 (checked by utf16.js
-    // first: a lone surrogate would be changed on the way); results come back
-    // as pointers to strings the app owns (valid until the next call).
+    // Strings cross into wasm as UTF-8 through utf16.js, which checks them
+    // first (a lone surrogate would be changed on the way, a huge one would
+    // take wasm memory for good); results come back as pointers to strings
+    // the app owns (valid until the next call).
     const utf16 = window.attentionLabUtf16;
-    function callWithString(exportName, text) {
-      const size = Module.lengthBytesUTF8(text) + 1;
-      const pointer = Module._malloc(size);
-      try {
-        Module.stringToUTF8(text, pointer, size);
-        return Module.UTF8ToString(Module[exportName](pointer));
-      } finally {
-        Module._free(pointer);
-      }
-    }
+    const callWithString = (exportName, text) => Module.UTF8ToString(utf16.call(Module, exportName, text));
     function notice(message) {
-      callWithString('_attn_notice', message);
+      utf16.call(Module, '_attn_notice', message);
       if (window.attentionLabFrames) window.attentionLabFrames.wake();
     }
     function parse(text) {
@@ -159,6 +151,8 @@
           }
           if (typeof text !== 'string') return { error: 'config: not representable as JSON' };
         }
+        const tooLong = utf16.tooLong(text, Module);
+        if (tooLong) return { error: 'config: ' + tooLong };
         return parse(callWithString('_attn_compute', text));
       },
       // Where each heatmap's cells are on the canvas (framebuffer and CSS pixels).
@@ -190,7 +184,13 @@
         } catch (e) {
           return 'state: ' + e.message;
         }
-        const error = callWithString('_attn_set_fields', typeof text === 'string' ? text : 'null');
+        if (typeof text !== 'string') text = 'null';
+        const tooLong = utf16.tooLong(text, Module);
+        if (tooLong) {
+          notice('state: ' + tooLong + '; nothing changed');
+          return 'state: ' + tooLong;
+        }
+        const error = callWithString('_attn_set_fields', text);
         if (window.attentionLabFrames) window.attentionLabFrames.wake();
         return error;
       },

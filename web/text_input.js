@@ -103,17 +103,10 @@
   // text holding one is refused with a notice instead of arriving changed.
   function send(text) {
     if (!Module || !text) return;
-    const invalid = window.attentionLabUtf16.check(text);
-    const target = invalid ? Module._attn_notice : Module._attn_text_input_insert;
-    if (invalid) text = 'typed text: ' + invalid + '; nothing was inserted';
-    const size = Module.lengthBytesUTF8(text) + 1;
-    const pointer = Module._malloc(size);
-    try {
-      Module.stringToUTF8(text, pointer, size);
-      target(pointer);
-    } finally {
-      Module._free(pointer);
-    }
+    const strings = window.attentionLabUtf16;
+    const invalid = strings.check(text) || strings.tooLong(text, Module);
+    if (invalid) strings.call(Module, '_attn_notice', 'typed text: ' + invalid + '; nothing was inserted');
+    else strings.call(Module, '_attn_text_input_insert', text);
   }
 
   // Whatever the textarea holds (outside a composition) goes to ImGui once.

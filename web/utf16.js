@@ -6,11 +6,31 @@
 // (compute(), set(), a host page's messages, typed and pasted text) is checked
 // here first and refused with the position named; nothing is changed. A NUL
 // (U+0000) is refused the same way: it would cut the UTF-8 string short.
+// call() is the one way strings go in; tooLong() refuses one over 64 MiB
+// before it takes any wasm memory (wasm memory never shrinks).
 (function () {
   'use strict';
   const hex = (unit) => 'U+' + unit.toString(16).toUpperCase().padStart(4, '0');
+  const MAX_BYTES = 64 * 1024 * 1024;  // the most a config may be (kMaxConfigBytes, src/api/json_input.hpp)
 
   window.attentionLabUtf16 = {
+    // '' when `text` fits in wasm as UTF-8, otherwise how big it is.
+    tooLong(text, Module) {
+      const bytes = text.length > MAX_BYTES / 3 ? Module.lengthBytesUTF8(text) : 0;
+      return bytes > MAX_BYTES ? bytes + ' bytes; the limit is 64 MiB' : '';
+    },
+    // Module[exportName](a UTF-8 copy of `text`) for a checked text; the
+    // copy is freed afterwards.
+    call(Module, exportName, text) {
+      const size = Module.lengthBytesUTF8(text) + 1;
+      const pointer = Module._malloc(size);
+      try {
+        Module.stringToUTF8(text, pointer, size);
+        return Module[exportName](pointer);
+      } finally {
+        Module._free(pointer);
+      }
+    },
     // '' for valid UTF-16 without NUL, otherwise what is wrong and where (a code-unit index).
     check(text) {
       for (let i = 0; i < text.length; ++i) {

@@ -181,6 +181,8 @@ std::string read_field(const ExplorerField& field, const Json& value, ExplorerCo
         using M = decltype(member);
         if constexpr (std::is_same_v<M, std::string ExplorerConfig::*>) {
           if (!value.is_string()) return name + ": expected a string, got " + describe(value);
+          if (std::string why = check_text(value.get_ref<const std::string&>()); !why.empty())
+            return name + ": " + why;
           out.*member = value.get_ref<const std::string&>();
           return {};
         } else if constexpr (std::is_same_v<M, Input ExplorerConfig::*>) {

@@ -4,9 +4,15 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <unordered_map>
+
+#if defined(__EMSCRIPTEN__)
+#include <emscripten/heap.h>
+#include <malloc.h>
+#endif
 
 #include "experiments.hpp"
 #include "explorer_fields.hpp"
@@ -88,6 +94,19 @@ std::string mib(long long bytes) { return std::to_string((bytes + (1LL << 20) - 
 
 }  // namespace
 
+std::string check_text(const std::string& text) {
+  using L = ExplorerLimits;
+  if (text.size() > L::kMaxTextBytes)
+    return std::to_string(text.size()) + " bytes; the limit is " + std::to_string(L::kMaxTextBytes) + " (" +
+           std::to_string(L::kMaxTokens) + " tokens fit in far less)";
+  // Checked, never changed: the tokenizer would turn bad bytes into U+FFFD,
+  // and a NUL would cut a token's label short.
+  if (std::string why = utf8_error(text); !why.empty()) return why;
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+    return "a NUL character (U+0000) at byte " + std::to_string(nul) + "; text cannot hold one";
+  return {};
+}
+
 std::string check_explorer_config(const ExplorerConfig& c, bool has_trained_weights) {
   using L = ExplorerLimits;
   if (c.input == Input::Text) {
@@ -128,16 +147,8 @@ std::string check_explorer_config(const ExplorerConfig& c, bool has_trained_weig
   if (c.scale.kind == Scale::Kind::Value && !(c.scale.value > 0.f && c.scale.value <= L::kMaxScale))
     return "scale: must be \"sqrt\", \"none\" or a number > 0 and at most 1000";
 
-  if (c.input == Input::Text) {
-    if (c.text.size() > L::kMaxTextBytes)
-      return "text: " + std::to_string(c.text.size()) + " bytes; the limit is " + std::to_string(L::kMaxTextBytes) +
-             " (" + std::to_string(L::kMaxTokens) + " tokens fit in far less)";
-    // Checked, never changed: the tokenizer would turn bad bytes into U+FFFD,
-    // and a NUL would cut a token's label short.
-    if (std::string why = utf8_error(c.text); !why.empty()) return "text: " + why;
-    if (const std::size_t nul = c.text.find('\0'); nul != std::string::npos)
-      return "text: a NUL character (U+0000) at byte " + std::to_string(nul) + "; text cannot hold one";
-  }
+  if (c.input == Input::Text)
+    if (std::string why = check_text(c.text); !why.empty()) return "text: " + why;
   const std::vector<std::string> tokens = explorer_tokens(c);
   if (tokens.empty()) return "text: has no tokens (it is empty or only spaces)";
   if (tokens.size() > static_cast<std::size_t>(L::kMaxTokens))
@@ -281,6 +292,33 @@ long long explorer_peak_bytes(int tokens, int heads, int d_model) {
 long long explorer_peak_bytes(const ExplorerConfig& config) {
   const Shape s = shape_of(config, int(explorer_tokens(config).size()));
   return explorer_peak_bytes(s.n, s.heads, s.d);
+}
+
+std::string check_memory_available(long long bytes) {
+  if (bytes <= 0) return {};
+#if defined(__EMSCRIPTEN__)
+  // Room in wasm memory for what malloc holds now plus `bytes` (its free
+  // blocks count as room): growing memory is what a browser may refuse.
+  // Growing to exactly that keeps the heap as small as the recompute itself
+  // would make it (a trial malloc of `bytes` would need them in one piece).
+  const struct mallinfo heap = mallinfo();
+  const std::size_t top = *emscripten_get_sbrk_ptr();
+  const std::size_t needed = top - std::min(top, std::size_t(heap.fordblks)) + std::size_t(bytes);
+  const bool room = bytes <= (long long)(emscripten_get_heap_max() - top) &&
+                    (needed <= emscripten_get_heap_size() || emscripten_resize_heap(needed));
+#else
+  // Natively a trial allocation (through a volatile pointer: a compiler may
+  // drop a malloc whose block is never used, and with it the test).
+  void* (*volatile allocate)(std::size_t) = std::malloc;
+  void* block = allocate(static_cast<std::size_t>(bytes));
+  const bool room = block != nullptr;
+  std::free(block);
+#endif
+  if (!room)
+    return "memory: the lab could not get the " + mib(bytes) +
+           " this needs (the browser may be short of memory: close other tabs, or use a shorter text, fewer heads "
+           "or a smaller d_model)";
+  return {};
 }
 
 struct ExplorerJob::Impl {

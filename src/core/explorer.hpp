@@ -117,6 +117,10 @@ std::vector<std::string> explorer_tokens(const ExplorerConfig& config);
 // run_explorer, so the retraining limits (kMaxTrainedSteps, kMaxTrainingWork)
 // do not apply.
 std::string check_explorer_config(const ExplorerConfig& config, bool has_trained_weights = false);
+// Part of it: '' when the text can be a sentence at all, otherwise why not
+// (its size, bytes that are not UTF-8, a NUL), without the field's name. The
+// readers of configs, URLs and host messages refuse such a text at once.
+std::string check_text(const std::string& text);
 
 // The most memory one request (run_explorer, an ExplorerJob) holds at once,
 // in bytes, for n tokens (with pads), H heads and d = d_model (d_head = d / H):
@@ -138,6 +142,16 @@ std::string check_explorer_config(const ExplorerConfig& config, bool has_trained
 long long explorer_peak_bytes(int tokens, int heads, int d_model);
 // The same for a config (its tokens, heads and d_model, or its experiment's).
 long long explorer_peak_bytes(const ExplorerConfig& config);
+
+// '' when `bytes` more memory can be had now, otherwise what the reader sees
+// ("memory: ..."). Called after check_explorer_config with the request's peak
+// (or, for compute(), the peak with its JSON), so that a refusal comes before
+// the recompute, which would otherwise abort the whole lab halfway: a browser
+// may refuse to grow wasm memory (a phone short of memory, a tab at its
+// limit). In wasm it grows memory to make room (memory never shrinks, so the
+// recompute finds it); natively it tries an allocation, which virtually
+// always succeeds.
+std::string check_memory_available(long long bytes);
 
 // Precondition: check_explorer_config(config, trained != nullptr) is empty.
 // previous (optional): the last result. When only the temperature, scale or

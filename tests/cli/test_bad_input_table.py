@@ -63,7 +63,8 @@ ROWS = [
      CLI),
     ("JSON nested 100,000 deep", '{"text": "a", "mask": ' + "[" * 100000 + "]" * 100000 + "}",
      "mask[0][0]: expected 0/1 or true/false, got an array", CLI),
-    ("a 100 MB config", " " * (100 << 20), "config: 104857600 bytes; the limit is 64 MiB", CLI),
+    ("a 100 MB config (in the browser: refused before it is copied into wasm memory)", " " * (100 << 20),
+     "config: 104857600 bytes; the limit is 64 MiB", CLI + ", web_e2e"),
     ("a request too big for memory (1024 tokens x 4 heads at d_model 1024)",
      json.dumps({"text": "a " * 1024, "d_model": 1024, "heads": 4}),
      "d_model: 1024 tokens x 4 heads at d_model 1024 need 120 MiB at once (every head's scores, weights and "
@@ -89,6 +90,14 @@ ROWS = [
     ("a postMessage `set` with a bad or lone-surrogate field", None,
      "the reply `{ok: false, error: \"d_model: ...\"}` (the promise rejects); nothing changes, not even the "
      "good fields", "embed_e2e"),
+    ("an oversized postMessage `set` (1 MB of text; a 65 MiB state)", None,
+     "the reply `{ok: false, error: \"text: 1000000 bytes; the limit is 65536 ...\"}` or `\"state: 68157451 bytes; "
+     "the limit is 64 MiB\"` (refused before it takes wasm memory); nothing changes", "embed_e2e"),
+    ("a browser that will not grow wasm memory (a phone short of memory)", None,
+     "the set-up panel: `Not applied: memory: the lab could not get the 34 MiB this needs (the browser may be short "
+     "of memory: close other tabs, or use a shorter text, fewer heads or a smaller d_model)`; the last result stays "
+     "on screen, `compute()` answers `{error: \"memory: ...\"}`, a smaller request still runs",
+     "web_e2e, unit_tests"),
     ("a WebGL context loss", None,
      "a message: `The graphics context was lost (the GPU was reset or is busy). The lab comes back by itself...`; "
      "after the restore the same state, drawn again", "web_e2e"),

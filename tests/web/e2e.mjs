@@ -26,6 +26,15 @@ if (!webDir || !artefactsDir) {
 const VIEWPORT = { width: 1280, height: 800 };
 
 async function run(c, page, url) {
+  // A browser that will not grow wasm memory, once the test sets refuseMemory
+  // (Memory.grow throws, as it does when the browser has no memory to give).
+  await page.addInitScript(() => {
+    const grow = WebAssembly.Memory.prototype.grow;
+    WebAssembly.Memory.prototype.grow = function (pages) {
+      if (window.refuseMemory) throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded');
+      return grow.call(this, pages);
+    };
+  });
   await page.goto(url + 'index.html');
   await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
   c.check(true, 'page reports document.body.dataset.ready == "1"');
@@ -143,6 +152,45 @@ async function run(c, page, url) {
             `after the restore, heatmap ${hm.name}: ${checked} cell centres have the colour of their value`,
             failures.join('\n    '));
   }
+
+  // ---- memory: too big a string, and a browser that will not grow wasm memory --------
+  // A string over 64 MiB is refused before it is copied into wasm (whose
+  // memory never shrinks).
+  const huge = await page.evaluate(() => {
+    const before = window.attentionLabFrames.stats().wasmBytes;
+    const answer = window.attentionLab.compute(' '.repeat(65 << 20) + '{}');
+    return { answer, grew: window.attentionLabFrames.stats().wasmBytes - before };
+  });
+  c.check(asObject(huge.answer).error === 'config: 68157442 bytes; the limit is 64 MiB' && huge.grew === 0,
+          'compute(a 65 MiB config) is refused naming its size, and takes no wasm memory', JSON.stringify(huge));
+  // The browser refuses to grow memory (as on a phone short of it): a request
+  // that needs more is refused with a message before the recompute starts,
+  // the last result stays on screen, the lab keeps running and recovers.
+  const big = { text: Array.from({ length: 400 }, (_, i) => 'w' + (i % 50)).join(' '), heads: 16, d_model: 64 };
+  const shownBefore = (await lab.state()).tokens;
+  await page.evaluate(() => { window.refuseMemory = true; });
+  const setBig = await page.evaluate((fields) => window.attentionLab.set(fields), big);
+  await lab.frames(4);
+  const refused = await lab.state();
+  const memoryWhy = 'memory: the lab could not get the ';  // the README's bad-input table shows all of it
+  c.check(setBig === '' && refused.error === memoryWhy + '34 MiB this needs (the browser may be short of memory: ' +
+            'close other tabs, or use a shorter text, fewer heads or a smaller d_model)' &&
+          JSON.stringify(refused.tokens) === JSON.stringify(shownBefore) &&
+          await page.evaluate(() => document.body.dataset.ready === '1'),
+          'with wasm memory refused, a big request is refused with a message; the last result stays on screen',
+          JSON.stringify({ setBig, error: refused.error, tokens: refused.tokens?.length }));
+  await writeFile(join(artefactsDir, 'web_memory_refused.png'), PNG.sync.write(await lab.screenshot()));
+  const refusedCompute = await lab.compute(big);
+  c.check(refusedCompute.error?.startsWith(memoryWhy), 'compute() of that request answers {"error": "memory: ..."}',
+          JSON.stringify(refusedCompute).slice(0, 300));
+  await page.evaluate(() => window.attentionLab.set({ text: 'the cat sat', heads: 2, d_model: 8 }));
+  await lab.frames(4);
+  const small = await lab.state();
+  c.check(small.error === '' && JSON.stringify(small.tokens) === '["the","cat","sat"]',
+          '... a request that fits still runs', JSON.stringify({ error: small.error, tokens: small.tokens }));
+  await page.evaluate((fields) => { window.refuseMemory = false; window.attentionLab.set(fields); }, big);
+  await page.waitForFunction(() => window.attentionLab.state().tokens.length === 400, null, { timeout: 30_000 });
+  c.check((await lab.state()).error === '', '... and once memory can grow, the big request runs');
   // runBrowserTest adds the last check: no console errors or page errors.
 }
 

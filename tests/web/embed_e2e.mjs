@@ -78,6 +78,18 @@ async function hostTest(c, page, labUrl) {
             'a set() message whose text holds a lone surrogate is rejected naming the field and index', half);
     c.check(JSON.stringify(await labState()) === JSON.stringify(inside), '... and changes nothing');
 
+    // Oversized messages: a 1 MB text is refused by the text's own limit; a
+    // 65 MiB state by its size, in the page, before it takes wasm memory.
+    const oversized = await page.evaluate(async () => {
+      const refusal = (state) => figure.set(state).then(() => 'resolved', (e) => e.message);
+      return { text: await refusal({ text: 'x'.repeat(1_000_000) }), state: await refusal({ text: 'a '.repeat(65 << 19) }) };
+    });
+    c.check(oversized.text === 'text: 1000000 bytes; the limit is 65536 (1024 tokens fit in far less)' &&
+            oversized.state === 'state: 68157451 bytes; the limit is 64 MiB',
+            'oversized set() messages (1 MB of text, a 65 MiB state) are rejected naming the field and size',
+            JSON.stringify(oversized));
+    c.check(JSON.stringify(await labState()) === JSON.stringify(inside), '... and change nothing');
+
     // Malformed and foreign messages: ignored with a warning, nothing changes.
     const warnings = [];
     const onConsole = (m) => { if (m.type() === 'warning' && m.text().includes('ignored a message')) warnings.push(m.text()); };

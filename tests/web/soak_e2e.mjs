@@ -65,11 +65,9 @@ const ACTIONS = {
     return true;
   },
   async cell(lab) {
-    const layout = await lab.layout();
-    if (!layout.heatmaps?.length) return false;
-    const hm = pick(layout.heatmaps);
-    await lab.clickAt(await lab.cellCentre(hm, hm.row0 + Math.floor(random() * hm.rows),
-                                           hm.col0 + Math.floor(random() * hm.cols)));
+    const cell = await randomCell(lab);
+    if (!cell) return false;
+    await lab.clickAt(cell);
     return true;
   },
   async slider(lab, page) {
@@ -94,8 +92,12 @@ const ACTIONS = {
     return true;
   },
   async training(lab) {
+    const buttons = ['train_start', 'train_pause', 'train_step', 'train_reset'];
+    // Its panel first, when another view is up (as a reader would go there).
+    if (!(await controls(lab)).some((n) => buttons.includes(n)) &&
+        !(await showControl(lab, ['tab_scaling', 'scaling_tab_training']))) return false;
     const here = await controls(lab);
-    const button = pick(['train_start', 'train_pause', 'train_step', 'train_reset'].filter((n) => here.includes(n)));
+    const button = pick(buttons.filter((n) => here.includes(n)));
     if (!button) return false;
     await lab.click(button);
     return true;
@@ -115,10 +117,9 @@ const ACTIONS = {
     return true;
   },
   async wheel(lab, page) {
-    const layout = await lab.layout();
-    if (!layout.heatmaps?.length) return false;
-    const hm = pick(layout.heatmaps);
-    await page.mouse.move(...Object.values(await lab.cellCentre(hm, hm.row0, hm.col0)));
+    const cell = await randomCell(lab);
+    if (!cell) return false;
+    await page.mouse.move(cell.x, cell.y);
     await page.keyboard.down('Control');
     await page.mouse.wheel(0, random() < 0.5 ? -120 : 120);
     await page.keyboard.up('Control');
@@ -132,6 +133,28 @@ const ACTIONS = {
     return true;
   },
 };
+
+// The centre of a random cell of a random heatmap on screen, bringing the
+// heatmaps up first when another view shows none; null when it cannot.
+async function randomCell(lab) {
+  let layout = await lab.layout();
+  if (!layout.heatmaps?.length) {
+    if (!(await showControl(lab, ['tab_heatmaps']))) return null;
+    layout = await lab.layout();
+    if (!layout.heatmaps?.length) return null;
+  }
+  const hm = pick(layout.heatmaps);
+  return lab.cellCentre(hm, hm.row0 + Math.floor(random() * hm.rows), hm.col0 + Math.floor(random() * hm.cols));
+}
+
+// Clicks the tabs in turn, when they are all on screen as each is reached.
+async function showControl(lab, tabs) {
+  for (const tab of tabs) {
+    if (!(await controls(lab)).includes(tab)) return false;
+    await lab.click(tab);
+  }
+  return true;
+}
 
 // The largest sizes the random phase can reach, once, so that memory the app
 // keeps for them (wasm memory only grows) is there before the baseline.

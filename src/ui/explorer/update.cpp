@@ -119,6 +119,7 @@ void update_result(AppState& state) {
   const MultiHeadWeights* trained = kept_weights(state, config);
   // Checked before anything is allocated, the memory bound included.
   state.error = check_explorer_config(config, trained != nullptr);
+  if (state.error.empty()) state.error = check_memory_available(explorer_peak_bytes(config));
   const bool retrain = state.error.empty() && wants_trained(config) && !trained;
   if (!retrain) state.retraining.reset();
   if (!state.error.empty()) return;
