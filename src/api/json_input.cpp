@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace attn::api {
@@ -123,17 +125,16 @@ std::string parse_config(const std::string& text, Json& out) {
   if (text.size() > kMaxConfigBytes)
     return "config: " + std::to_string(text.size()) + " bytes; the limit is " +
            std::to_string(kMaxConfigBytes >> 20) + " MiB";
-  // The keys of each open object, to refuse one given twice (nlohmann keeps the last).
-  std::vector<std::vector<std::string>> keys;
+  // The keys of each open object, to refuse one given twice (nlohmann keeps
+  // the last). Hashed: a config may name a million keys in one object.
+  std::vector<std::unordered_set<std::string>> keys;
   std::string duplicate;
   const Json::parser_callback_t watch = [&](int, Json::parse_event_t event, Json& parsed) {
     if (event == Json::parse_event_t::object_start) keys.emplace_back();
     if (event == Json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
     if (event == Json::parse_event_t::key && !keys.empty() && duplicate.empty()) {
       const std::string& key = parsed.get_ref<const std::string&>();
-      std::vector<std::string>& seen = keys.back();
-      if (std::find(seen.begin(), seen.end(), key) != seen.end()) duplicate = key;
-      else seen.push_back(key);
+      if (!keys.back().insert(key).second) duplicate = key;
     }
     return true;
   };

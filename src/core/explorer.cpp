@@ -304,7 +304,7 @@ std::string check_memory_available(long long bytes) {
   const struct mallinfo heap = mallinfo();
   const std::size_t top = *emscripten_get_sbrk_ptr();
   const std::size_t needed = top - std::min(top, std::size_t(heap.fordblks)) + std::size_t(bytes);
-  const bool room = bytes <= (long long)(emscripten_get_heap_max() - top) &&
+  const bool room = bytes <= static_cast<long long>(emscripten_get_heap_max() - top) &&
                     (needed <= emscripten_get_heap_size() || emscripten_resize_heap(needed));
 #else
   // Natively a trial allocation (through a volatile pointer: a compiler may

@@ -61,6 +61,9 @@ ROWS = [
      "colour: unknown field (expected Q/K/V, text or experiment configs)", CLI),
     ("a field given twice", '{"text": "a", "text": "b"}', "text: given twice (a JSON object names each field once)",
      CLI),
+    # Read in linear time (the check for a field given twice once took 14 s for 100,000).
+    ("a million fields in one object", "{" + ",".join(f'"k{i}": 0' for i in range(1000000)) + "}",
+     "k0: unknown field (expected Q/K/V, text or experiment configs)", CLI),
     ("JSON nested 100,000 deep", '{"text": "a", "mask": ' + "[" * 100000 + "]" * 100000 + "}",
      "mask[0][0]: expected 0/1 or true/false, got an array", CLI),
     ("a 100 MB config (in the browser: refused before it is copied into wasm memory)", " " * (100 << 20),

@@ -58,12 +58,7 @@ const ACTIONS = {
     await typeText(lab, page, Array.from({ length: 1 + Math.floor(random() * 12) }, () => pick(WORDS)));
     return true;
   },
-  async tab(lab) {
-    const tabs = (await controls(lab)).filter((n) => n.startsWith('tab_'));
-    if (!tabs.length) return false;
-    await lab.click(pick(tabs));
-    return true;
-  },
+  tab: (lab) => clickOneOf(lab, (n) => n.startsWith('tab_')),
   async cell(lab) {
     const cell = await randomCell(lab);
     if (!cell) return false;
@@ -78,12 +73,7 @@ const ACTIONS = {
                      { steps: 4, framesPerStep: 1, settleFrames: 2 });
     return true;
   },
-  async preset(lab) {
-    const presets = (await controls(lab)).filter((n) => n.startsWith('preset_'));
-    if (!presets.length) return false;
-    await lab.click(pick(presets));
-    return true;
-  },
+  preset: (lab) => clickOneOf(lab, (n) => n.startsWith('preset_')),
   async mask(lab) {
     if (!(await controls(lab)).includes('mask')) return false;
     await lab.click('mask');
@@ -133,6 +123,14 @@ const ACTIONS = {
     return true;
   },
 };
+
+// Clicks a random control on screen whose name passes `wanted`; false when there is none.
+async function clickOneOf(lab, wanted) {
+  const names = (await controls(lab)).filter(wanted);
+  if (!names.length) return false;
+  await lab.click(pick(names));
+  return true;
+}
 
 // The centre of a random cell of a random heatmap on screen, bringing the
 // heatmaps up first when another view shows none; null when it cannot.
