@@ -297,15 +297,19 @@ long long explorer_peak_bytes(const ExplorerConfig& config) {
 std::string check_memory_available(long long bytes) {
   if (bytes <= 0) return {};
 #if defined(__EMSCRIPTEN__)
-  // Room in wasm memory for what malloc holds now plus `bytes` (its free
-  // blocks count as room): growing memory is what a browser may refuse.
-  // Growing to exactly that keeps the heap as small as the recompute itself
-  // would make it (a trial malloc of `bytes` would need them in one piece).
-  const struct mallinfo heap = mallinfo();
-  const std::size_t top = *emscripten_get_sbrk_ptr();
-  const std::size_t needed = top - std::min(top, std::size_t(heap.fordblks)) + std::size_t(bytes);
-  const bool room = bytes <= static_cast<long long>(emscripten_get_heap_max() - top) &&
-                    (needed <= emscripten_get_heap_size() || emscripten_resize_heap(needed));
+  // Room in wasm memory for what malloc holds now plus `bytes`: growing
+  // memory is what a browser may refuse. Growing to exactly that keeps the
+  // heap as small as the recompute itself would make it (a trial malloc of
+  // `bytes` would need them in one piece).
+  const std::size_t top = *emscripten_get_sbrk_ptr(), size = emscripten_get_heap_size();
+  bool room = bytes <= static_cast<long long>(emscripten_get_heap_max() - top);
+  if (room && top + std::size_t(bytes) > size) {
+    // Malloc's free blocks count as room too (mallinfo walks the whole heap,
+    // so only when the memory above the heap's top is not enough).
+    const std::size_t free_bytes = std::size_t(mallinfo().fordblks);
+    const std::size_t needed = top - std::min(top, free_bytes) + std::size_t(bytes);
+    room = needed <= size || emscripten_resize_heap(needed);
+  }
 #else
   // Natively a trial allocation (through a volatile pointer: a compiler may
   // drop a malloc whose block is never used, and with it the test).
