@@ -40,6 +40,7 @@
 
   const visible = () => pageVisible && onScreen && !contextLost;
 
+  const frameListeners = [];  // onFrame(): told after every frame drawn (web/a11y.js)
   let longestFrameMs = 0;  // the longest attn_frame call since the last stats({reset: true})
 
   function run() {
@@ -48,6 +49,7 @@
     const start = performance.now();
     const busy = Module._attn_frame();
     longestFrameMs = Math.max(longestFrameMs, performance.now() - start);
+    for (const listener of frameListeners) listener();
     if (settle > 0) --settle;
     if (busy || settle > 0) request();
   }
@@ -77,7 +79,10 @@
     if (event.key === 'Tab' && !event.ctrlKey && !event.altKey && !event.metaKey) {
       // The browser moves the focus on; GLFW must not see (and cancel) the key.
       event.stopImmediatePropagation();
-      if (canvas && document.activeElement !== canvas) canvas.focus({ preventScroll: true });
+      // From the lab's own text input (a hidden textarea, not a Tab stop) the
+      // next stop is the one after the canvas; from anywhere else the browser's order holds.
+      const editing = window.attentionLabTextInput && window.attentionLabTextInput.inspect().focused;
+      if (canvas && editing) canvas.focus({ preventScroll: true });
       if (Module) Module._attn_text_input_deactivate();
       engaged = !embedded;
       return;
@@ -235,6 +240,7 @@
       wake();
     },
     wake,
+    onFrame(listener) { frameListeners.push(listener); },
     // main.js: no frames while the WebGL context is lost; draw again once it is back.
     setContextLost(lost) {
       contextLost = lost;

@@ -196,6 +196,7 @@
       },
     };
     if (window.attentionLabFrames) window.attentionLabFrames.attach(Module, canvas);
+    if (window.attentionLabA11y) window.attentionLabA11y.attach(Module, canvas);  // after frames: it follows them
     // WebGL context loss (a GPU reset, too many contexts on one page): say so
     // and draw nothing; when the browser restores the context, the GL objects
     // are made again and the same state is drawn (body data-context: ok|lost).

@@ -131,6 +131,9 @@ void apply_url(WebApp& app) {
   ui::set_language(EM_ASM_INT({ return /^zh/i.test(navigator.language || ""); }) ? "zh" : "en");
   if (EM_ASM_INT({ return !!(window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches); }))
     state.theme = ui::Theme::Dark;
+  // prefers-reduced-motion: nothing on the canvas moves by itself (the text cursor does not blink).
+  state.reduced_motion =
+      EM_ASM_INT({ return !!(window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches); });
   app.start_fields = ui::state_fields_json(state);  // the URL leaves out what a fresh load already has
   for (std::string& note : ui::apply_url_query(state, url_search())) {
     EM_ASM({ console.warn("attention lab: " + UTF8ToString($0)); }, note.c_str());

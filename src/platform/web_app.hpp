@@ -20,7 +20,7 @@ struct WebApp {
   float ui_scale = 0;         // devicePixelRatio the fonts and style were built for
   int width = 0, height = 0;  // canvas backbuffer size (CSS size * devicePixelRatio)
   // Strings handed to JavaScript: valid until the next call of the same function.
-  std::string compute_result, layout_result, config_result, state_result, fields_result, set_result;
+  std::string compute_result, layout_result, config_result, state_result, fields_result, set_result, a11y_result;
 };
 
 WebApp& web_app();

@@ -6,6 +6,7 @@
 #include "api/compute.hpp"
 #include "api/json_input.hpp"
 #include "core/tokenizer.hpp"
+#include "ui/a11y.hpp"
 #include "ui/lab_state.hpp"
 #include "platform/web_app.hpp"
 
@@ -45,6 +46,14 @@ EMSCRIPTEN_KEEPALIVE const char* attn_get_fields() {
   auto& app = attn::platform::web_app();
   app.fields_result = attn::ui::state_fields_json(app.state).dump();
   return app.fields_result.c_str();
+}
+
+// The open view for readers who cannot see the canvas (ui/a11y.hpp): title,
+// summary, tables, controls and the cell cursor; web/a11y.js mirrors it in the DOM.
+EMSCRIPTEN_KEEPALIVE const char* attn_a11y() {
+  auto& app = attn::platform::web_app();
+  app.a11y_result = attn::ui::a11y_json(app.state);
+  return app.a11y_result.c_str();
 }
 
 // A host page's set(): a JSON object of fields, applied all or nothing.

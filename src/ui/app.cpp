@@ -28,18 +28,6 @@ void apply_style(float scale) { apply_style(scale, current_theme()); }
 
 namespace {
 
-// Up/Down move the selected query (the row every view highlights) while the
-// lab has the keyboard and no text field, slider or popup is taking keys.
-void move_query_with_keys(AppState& state) {
-  const ImGuiIO& io = ImGui::GetIO();
-  if (!state.result || io.WantTextInput || ImGui::IsAnyItemActive() || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopup))
-    return;
-  const int n = int(state.result->tokens.size());
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) state.selected_query = std::max(0, state.selected_query - 1);
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow)))
-    state.selected_query = std::min(n - 1, state.selected_query + 1);
-}
-
 // ---- the frame's layout -------------------------------------------------------
 // controls=full: the set-up panel left of the view, a button on the tab bar
 // hides it; compact: the same panel, hidden until the button opens it; none:
@@ -133,7 +121,9 @@ void app_frame(AppState& state) {
   plot::SetCurrentContext(&state.plot);
   follow_theme(state.theme);  // before any window: the whole frame in one theme
   state.layout.clear();
+  state.a11y_tables.clear();
   state.controls.clear();
+  ImGui::GetIO().ConfigInputTextCursorBlink = !state.reduced_motion;
   const ImGuiIO& io = ImGui::GetIO();
   state.framebuffer_w = int(std::lround(io.DisplaySize.x * io.DisplayFramebufferScale.x));
   state.framebuffer_h = int(std::lround(io.DisplaySize.y * io.DisplayFramebufferScale.y));
@@ -153,7 +143,7 @@ void app_frame(AppState& state) {
   draw_notices(state);
   if (state.result) draw_views(state, frame_views(state));
   else setup_child(state, ImVec2(0, 0));  // no result yet: the set-up is the way to one
-  if (state.view != View::Chapter && state.view != View::Scaling) move_query_with_keys(state);
+  if (state.view != View::Chapter && state.view != View::Scaling) handle_cell_keys(state);  // a11y.hpp
   // A tab bar counts its selection frames down; without one (controls "none",
   // another view open) nothing would, and the app would never go idle. Before
   // the first result there are no tabs yet: while its recompute runs (a few
@@ -291,6 +281,8 @@ std::string state_json(const AppState& state) {
               {"pending", pending_json(state)},
               {"scaling", scaling_state_json(state.scaling)},
               {"frames", state.frames},
+              {"reduced_motion", state.reduced_motion},
+              {"cursor", {{"key", state.cursor.key}, {"shown", state.cursor.shown}, {"moves", state.cursor.moves}}},
               {"notices", state.notices},
               {"timings_ms", {{"compute", state.compute_ms}, {"frame", state.frame_ms}, {"recent", state.recent_frame_ms}}}};
   return out.dump();

@@ -24,6 +24,7 @@
 #include "core/experiments.hpp"
 #include "core/explorer.hpp"
 #include "gfx/colormap.hpp"
+#include "ui/a11y.hpp"
 #include "ui/export.hpp"
 #include "ui/plot.hpp"
 #include "ui/scaling/lab.hpp"
@@ -40,6 +41,7 @@ namespace attn::ui {
 // cells.col0) of the matrix (zoom); spec.lo/hi are the exact normalisation floats.
 struct HeatmapLayout {
   std::string name;    // "average", "head0", "steps_scores", ...
+  std::string title;   // its panel's title, the caption of its table in the accessible mirror (a11y.hpp)
   std::string source;  // compute() result field: "average", "weights", "scores", "scaled_scores", ... ("" = none)
   int head = -1;       // index into result.<source>[head]; -1 for "average"
   bool masked = false;  // cells hidden by the mask are drawn in gfx::kMaskedColor
@@ -75,6 +77,7 @@ struct AppState {
   int selected_head = -1;      // -1: the head average
   plot::HeatmapZoom zoom;      // shared by the head heatmaps, so they move together
   plot::HeatmapCells zoom_window;  // the window the head heatmaps showed last frame
+  CellCursor cursor;           // the keyboard's cell in the selected head's heatmap (a11y.hpp)
   std::vector<bool> lines_head_visible;  // head lines view: which heads are drawn
   bool debug = false;          // shows the debug tab (always on desktop, ?debug=1 on the web)
   gfx::Colormap average_colormap = gfx::Colormap::YlOrRd;  // the chapter's choice
@@ -83,6 +86,7 @@ struct AppState {
 
   // ---- platform facts, set before each frame --------------------------------
   float css_pixel_ratio = 0;  // web: devicePixelRatio, adds css_* to the layout; 0 natively
+  bool reduced_motion = false;  // web: prefers-reduced-motion: reduce (no blinking text cursor)
 
   // ---- results from the core (explorer/update.cpp) ----------------------------
   // The core runs when `config` differs from `checked_config`, the config the
@@ -115,6 +119,7 @@ struct AppState {
   long long frames = 0;  // frames drawn since the start (state().frames): an idle page draws none
   int framebuffer_w = 0, framebuffer_h = 0;
   std::vector<HeatmapLayout> layout;
+  std::vector<A11yTable> a11y_tables;  // every heatmap drawn, as a table (a11y.hpp)
   std::map<std::string, WidgetRect> controls;
   double compute_ms = 0, frame_ms = 0;  // the last result's compute time (all its slices); last whole app_frame
   std::vector<float> recent_frame_ms;  // the last kRecentFrames app_frame times, oldest first (state().timings_ms.recent)

@@ -22,21 +22,23 @@ void heatmap_panel(AppState& state, const ImVec2& size, const char* name, int he
                    const WeightStats& range, gfx::Colormap colormap, const char* title, const char* help,
                    const char* formula) {
   const Figure41& fig = *state.fig41;
-  if (begin_panel(name, size, title, help, formula)) {
-    HeatmapLayout entry;
-    entry.name = name;
-    entry.source = head < 0 ? "average" : "weights";
-    entry.head = head;
-    // matplotlib's imshow default: the colours span the data's own min..max.
-    plot::HeatmapSpec& spec = entry.spec = matrix_spec(weights, range.min, range.max, colormap);
-    spec.row_labels = &fig.tokens;
-    spec.col_labels = &fig.tokens;
-    spec.row_axis = tr("axis.query");
-    spec.col_axis = tr("axis.key");
-    spec.value_name = tr("axis.weight");
-    // The chapter's figure keeps its colour bars at every size, as printed.
+  HeatmapLayout entry;
+  entry.name = name;
+  entry.title = title;
+  entry.source = head < 0 ? "average" : "weights";
+  entry.head = head;
+  // matplotlib's imshow default: the colours span the data's own min..max.
+  plot::HeatmapSpec& spec = entry.spec = matrix_spec(weights, range.min, range.max, colormap);
+  spec.row_labels = &fig.tokens;
+  spec.col_labels = &fig.tokens;
+  spec.row_axis = tr("axis.query");
+  spec.col_axis = tr("axis.key");
+  spec.value_name = tr("axis.weight");
+  // The chapter's figure keeps its colour bars at every size, as printed.
+  if (begin_panel(name, size, title, help, formula))
     draw_heatmap(state, std::move(entry), ImVec2(0, 0), /*compact_when_narrow=*/false);
-  }
+  else
+    a11y_record_heatmap(state, entry, {});  // scrolled out of sight: still part of the figure
   end_panel();
 }
 

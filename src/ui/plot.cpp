@@ -900,6 +900,17 @@ void draw_selected_row(const HeatmapWidget& hm, const HeatmapGeometry& g) {
   hm.draw_list->AddRectFilled(ImVec2(g.cell_min.x - 5, y0), ImVec2(g.cell_min.x - 2, y0 + std::max(cell, 2.0f)), blue);
 }
 
+// The keyboard's cell cursor: a dark and a light frame around the cell, so
+// it shows on every colour of every map.
+void draw_cell_cursor(const HeatmapWidget& hm, const HeatmapGeometry& g) {
+  const int row = hm.spec.cursor_row, col = hm.spec.cursor_col;
+  if (row < g.row0 || row >= g.row0 + g.rows || col < g.col0 || col >= g.col0 + g.cols) return;
+  const ImVec2 min(g.cell_min.x + float(col - g.col0) * g.cell, g.cell_min.y + float(row - g.row0) * g.cell);
+  const ImVec2 max(min.x + std::max(g.cell, 2.0f), min.y + std::max(g.cell, 2.0f));
+  hm.draw_list->AddRect(ImVec2(min.x - 2, min.y - 2), ImVec2(max.x + 2, max.y + 2), IM_COL32(0, 0, 0, 255), 0, 0, 2.0f);
+  hm.draw_list->AddRect(min, max, IM_COL32(255, 255, 255, 255), 0, 0, 2.0f);
+}
+
 // The default hover tooltip's body: row and column (label and index) and the value.
 void cell_readout(const HeatmapWidget& hm, int row, int col, float value) {
   const HeatmapSpec& spec = hm.spec;
@@ -1006,6 +1017,7 @@ bool PlotHeatmap(const char* label_id, const HeatmapSpec& spec, const ImVec2& si
   draw_axis_titles(hm, geometry);
   if (spec.colorbar) DrawColorbar(hm.draw_list, geometry.bar_min, geometry.bar_max, spec.colormap, spec.lo, spec.hi);
   draw_selected_row(hm, geometry);
+  draw_cell_cursor(hm, geometry);
   const HeatmapCells out = hover_readout(hm, geometry, shown_values, hovered, released);
   drag_pan(hm, geometry, active);
 

@@ -129,6 +129,7 @@ struct HeatmapSpec {
   const char* value_name = "";    // hover readout ("weight")
   bool colorbar = true;
   int highlight_row = -1;         // outlined row (the selected query)
+  int cursor_row = -1, cursor_col = -1;  // the keyboard's cell cursor (ui/a11y.hpp), -1: none
   HeatmapZoom* zoom = nullptr;    // null: no zoom/pan (cells shrink to fit, min 1 px)
   // Replaces the default hover readout; called inside a tooltip with the cell.
   std::function<void(int row, int col)> tooltip;

@@ -76,8 +76,17 @@ plot::HeatmapCells draw_heatmap(AppState& state, HeatmapLayout entry, const ImVe
   // no axis titles (the tooltip still names everything). The colorbar stays,
   // slimmer (plot.cpp): without it the colours would mean nothing.
   const float width = size.x > 0 ? size.x : ImGui::GetContentRegionAvail().x + size.x;
+  const char* row_axis = entry.spec.row_axis;
+  const char* col_axis = entry.spec.col_axis;
   if (compact_when_narrow && width < ImGui::GetFontSize() * 20) entry.spec.row_axis = entry.spec.col_axis = "";
-  if (!plot::PlotHeatmap(("##" + entry.name).c_str(), entry.spec, size, &cells)) return cells;
+  const bool drawn = plot::PlotHeatmap(("##" + entry.name).c_str(), entry.spec, size, &cells);
+  // Scrolled out of sight or not, it is part of the view: the accessible copy
+  // lists it (the whole matrix when nothing was drawn), axes named even where
+  // the panel is too small to.
+  entry.spec.row_axis = row_axis;
+  entry.spec.col_axis = col_axis;
+  a11y_record_heatmap(state, entry, cells);
+  if (!drawn) return cells;
   // Only heatmaps wholly on screen are listed: a panel scrolled half out of
   // its view is clipped, and tests must not look for cells that are hidden.
   const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;

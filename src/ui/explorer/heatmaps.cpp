@@ -37,6 +37,7 @@ void head_heatmap(AppState& state, int head, const ImVec2& size) {
   ImGui::TextUnformatted(title);
   HeatmapLayout entry;
   entry.name = head < 0 ? "average" : "head" + std::to_string(head);
+  entry.title = title;
   entry.source = head < 0 ? "average" : "weights";
   entry.head = head;
   const HeadSummary& summary = head < 0 ? r.average_summary : r.summaries[std::size_t(head)];
@@ -50,6 +51,10 @@ void head_heatmap(AppState& state, int head, const ImVec2& size) {
   spec.col_axis = tr("axis.key");
   spec.value_name = tr("axis.weight");
   spec.highlight_row = state.selected_query;
+  if (state.cursor.shown && head == state.selected_head) {
+    spec.cursor_row = state.selected_query;
+    spec.cursor_col = state.cursor.key;
+  }
   spec.zoom = &state.zoom;
   spec.tooltip = [&r, head](int q, int k) { cell_tooltip(r, head, q, k); };
   const plot::HeatmapCells cells = draw_heatmap(state, std::move(entry), ImVec2(0, 0));
@@ -65,6 +70,7 @@ void head_heatmap(AppState& state, int head, const ImVec2& size) {
       }
     }
     state.selected_query = cells.hovered_row;
+    state.cursor.key = cells.hovered_col;  // the keyboard carries on from the clicked cell
     state.selected_head = head;
   }
   ImGui::EndChild();

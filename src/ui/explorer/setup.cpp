@@ -14,7 +14,6 @@
 namespace attn::ui {
 namespace {
 
-constexpr int kMaxUiHeads = 16;  // the heads slider's range; a config may ask for up to ExplorerLimits::kMaxHeads
 
 // ImGui 1.86 edits a char buffer; this callback lets it grow a std::string.
 int resize_string(ImGuiInputTextCallbackData* data) {

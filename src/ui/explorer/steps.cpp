@@ -43,6 +43,7 @@ void step_panel(AppState& state, const Step& step, int head, const ImVec2& size)
   ImGui::PopTextWrapPos();
   HeatmapLayout entry;
   entry.name = std::string("steps_") + step.name;
+  entry.title = tr(step.title_key);
   entry.source = step.source;
   entry.head = head;
   entry.masked = step.masked;

@@ -113,10 +113,12 @@ void summary_table(const ScalingLab& lab) {
   ImGui::EndTable();
 }
 
-void example_heatmap(AppState& state, const char* name, const Matrix& weights) {
+// `shown`: its panel is on screen; if not, the accessible copy still lists it.
+void example_heatmap(AppState& state, const char* name, const char* title, const Matrix& weights, bool shown) {
   const ScalingLab& lab = state.scaling;
   HeatmapLayout entry;
   entry.name = name;
+  entry.title = title;
   // Attention weights in viridis, as in the explorer (gfx/colormap.hpp): a
   // dark low end, so a mostly-zero matrix does not glare in the dark theme.
   plot::HeatmapSpec& spec = entry.spec = matrix_spec(weights, 0.0f, 1.0f, gfx::Colormap::Viridis);
@@ -124,7 +126,8 @@ void example_heatmap(AppState& state, const char* name, const Matrix& weights) {
   spec.row_axis = tr("axis.query");
   spec.col_axis = tr("axis.key");
   spec.value_name = tr("tip.weight");
-  draw_heatmap(state, std::move(entry), ImVec2(0, 0));
+  if (shown) draw_heatmap(state, std::move(entry), ImVec2(0, 0));
+  else a11y_record_heatmap(state, entry, {});
 }
 
 }  // namespace
@@ -163,15 +166,15 @@ void training_panels(AppState& state) {
   ImGui::BeginGroup();
   const float map_h = side_by_side ? std::max(std::floor((avail.y - gap.y) * 0.5f), std::min(font * 12, avail.y))
                                    : std::min(font * 16, std::max(avail.y, font * 8));
-  if (begin_panel("##train_map_scaled", ImVec2(0, map_h), tr("scaling.map.scaled.title"), tr("scaling.map.help"),
-                  nullptr) &&
-      lab.scaled_example.size() > 0)
-    example_heatmap(state, "train_scaled", lab.scaled_example);
+  bool shown = begin_panel("##train_map_scaled", ImVec2(0, map_h), tr("scaling.map.scaled.title"),
+                           tr("scaling.map.help"), nullptr);
+  if (lab.scaled_example.size() > 0)
+    example_heatmap(state, "train_scaled", tr("scaling.map.scaled.title"), lab.scaled_example, shown);
   end_panel();
-  if (begin_panel("##train_map_unscaled", ImVec2(0, map_h), tr("scaling.map.unscaled.title"), tr("scaling.map.help"),
-                  nullptr) &&
-      lab.unscaled_example.size() > 0)
-    example_heatmap(state, "train_unscaled", lab.unscaled_example);
+  shown = begin_panel("##train_map_unscaled", ImVec2(0, map_h), tr("scaling.map.unscaled.title"), tr("scaling.map.help"),
+                      nullptr);
+  if (lab.unscaled_example.size() > 0)
+    example_heatmap(state, "train_unscaled", tr("scaling.map.unscaled.title"), lab.unscaled_example, shown);
   end_panel();
   ImGui::EndGroup();
 }

@@ -1,0 +1,319 @@
+// Each view's title, summary and tables for the accessible mirror (see
+// a11y_views.hpp). Every number comes from the result the view draws; the
+// summaries pick out what a sighted reader sees at a glance (the strongest
+// keys, the most focused head, the trend of a curve).
+#include "ui/a11y_views.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <map>
+#include <numeric>
+
+#include "core/statistics.hpp"
+#include "ui/app.hpp"
+#include "ui/explorer/explorer.hpp"
+#include "ui/scaling/scaling.hpp"
+#include "ui/strings.hpp"
+
+namespace attn::ui {
+namespace {
+
+std::string format(const char* fmt, ...) {
+  char text[1024];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(text, sizeof text, fmt, args);
+  va_end(args);
+  return text;
+}
+
+std::string number(const char* fmt, double value) { return format(fmt, value); }
+std::string both(const char* what, const char* which) { return std::string(what) + " (" + which + ")"; }
+
+std::string join(const std::vector<std::string>& sentences) {
+  std::string out;
+  for (const std::string& s : sentences) out += (out.empty() ? "" : " ") + s;
+  return out;
+}
+
+// "Head 2: the query 3 'it' attends most to 1 'cat' (0.41) and 5 'street'
+// (0.22); entropy 1.30 nats." for one query row of a head (-1: the average).
+std::string head_sentence(const ExplorerResult& r, int head, int q) {
+  const Matrix& weights = head < 0 ? r.attention.average_weights : r.attention.heads[std::size_t(head)].weights;
+  const int n = int(weights.cols());
+  const float* row = weights.data() + std::size_t(q) * std::size_t(n);
+  std::vector<int> keys(static_cast<std::size_t>(n));
+  std::iota(keys.begin(), keys.end(), 0);
+  std::stable_sort(keys.begin(), keys.end(), [row](int a, int b) { return row[a] > row[b]; });
+  const std::string name = head < 0 ? tr("view.average") : head_title(head);
+  const std::string query = token_label(r, q);
+  if (n == 0 || row[keys[0]] <= 0.0f) return format(tr("a11y.head.masked.fmt"), name.c_str(), query.c_str());
+  const double entropy = head < 0 ? double(row_entropy(row, std::size_t(n)))
+                                  : double(r.attention.heads[std::size_t(head)].entropy(q));
+  const std::string first = token_label(r, keys[0]);
+  if (n == 1 || row[keys[1]] <= 0.0f)
+    return format(tr("a11y.head.one.fmt"), name.c_str(), query.c_str(), first.c_str(), double(row[keys[0]]), entropy);
+  const std::string second = token_label(r, keys[1]);
+  return format(tr("a11y.head.fmt"), name.c_str(), query.c_str(), first.c_str(), double(row[keys[0]]),
+                second.c_str(), double(row[keys[1]]), entropy);
+}
+
+// The selected query's weights, one row per head and the average (lines and
+// focus views draw exactly these).
+A11yTable query_table(const ExplorerResult& r, int q) {
+  A11yTable table;
+  table.caption = format(tr("a11y.query_table.fmt"), token_label(r, q).c_str());
+  table.corner = std::string(tr("table.head")) + " \\ " + tr("axis.key");
+  const int n = int(r.tokens.size()), shown = std::min(n, A11yTable::kMaxSide);
+  for (int k = 0; k < shown; ++k) table.columns.push_back(token_label(r, k));
+  const auto add_row = [&](const std::string& header, const Matrix& weights) {
+    table.rows.push_back(header);
+    for (int k = 0; k < shown; ++k) table.values.push_back(weights(q, k));
+  };
+  for (int h = 0; h < int(r.attention.heads.size()); ++h) add_row(head_title(h), r.attention.heads[std::size_t(h)].weights);
+  add_row(tr("view.average"), r.attention.average_weights);
+  if (shown < n) table.note = format(tr("a11y.window.fmt"), 0, int(table.rows.size()) - 1, int(table.rows.size()), 0,
+                                     shown - 1, n);
+  return table;
+}
+
+// The heatmaps the frame drew; in the heatmaps view only the selected head's
+// (the others are a Page Up/Down or the head control away).
+std::vector<A11yTable> frame_tables(const AppState& state) {
+  if (state.view != View::Heatmaps) return state.a11y_tables;
+  const std::string selected = state.selected_head < 0 ? "average" : "head" + std::to_string(state.selected_head);
+  std::vector<A11yTable> tables;
+  for (const A11yTable& t : state.a11y_tables)
+    if (t.heatmap == selected) tables.push_back(t);
+  return tables;
+}
+
+void explorer_view(const AppState& state, A11yView& out) {
+  const ExplorerResult& r = *state.result;
+  const int q = std::clamp(state.selected_query, 0, int(r.tokens.size()) - 1);
+  const int heads = int(r.attention.heads.size());
+  const int head = std::clamp(state.selected_head, -1, heads - 1);
+  std::vector<std::string> sentences;
+  if (state.view == View::Heatmaps || state.view == View::Lines) {
+    sentences.push_back(head_sentence(r, -1, q));
+    for (int h = 0; h < heads; ++h) sentences.push_back(head_sentence(r, h, q));
+  } else {
+    sentences.push_back(head_sentence(r, head, q));
+  }
+  out.summary = join(sentences);
+  out.tables = frame_tables(state);
+  if (state.view == View::Lines || state.view == View::Focus) out.tables.insert(out.tables.begin(), query_table(r, q));
+}
+
+void stats_view(const AppState& state, A11yView& out) {
+  const ExplorerResult& r = *state.result;
+  const std::vector<StatsRow> rows = stats_table_text(r);
+  A11yTable table;
+  table.caption = tr("a11y.stats.caption");
+  table.corner = tr("table.head");
+  table.columns = {tr("table.min"), tr("table.max"), tr("table.mean"), tr("table.entropy")};
+  for (const StatsRow& row : rows) {
+    table.rows.push_back(row.head == "avg" ? tr("table.avg") : row.head);
+    table.text.push_back({row.min, row.max, row.mean, row.mean_entropy});
+  }
+  out.tables.push_back(std::move(table));
+  int focused = 0, spread = 0;
+  for (int h = 1; h < int(r.summaries.size()); ++h) {
+    if (r.summaries[std::size_t(h)].mean_entropy < r.summaries[std::size_t(focused)].mean_entropy) focused = h;
+    if (r.summaries[std::size_t(h)].mean_entropy > r.summaries[std::size_t(spread)].mean_entropy) spread = h;
+  }
+  if (!r.summaries.empty())
+    out.summary = format(tr("a11y.stats.fmt"), head_title(focused).c_str(),
+                         double(r.summaries[std::size_t(focused)].mean_entropy), head_title(spread).c_str(),
+                         double(r.summaries[std::size_t(spread)].mean_entropy));
+}
+
+// Figure 4.1's heads learned position patterns: say, per head, which key
+// offset most queries attend to most, and how focused the head is.
+void chapter_view(const AppState& state, A11yView& out) {
+  out.title = tr("fig41.title");
+  if (!state.fig41) return;
+  const Figure41& fig = *state.fig41;
+  std::vector<std::string> sentences;
+  for (int h = 0; h < int(fig.result.heads.size()); ++h) {
+    const HeadResult& head = fig.result.heads[std::size_t(h)];
+    std::map<int, int> offsets;  // key - query of each row's strongest key -> rows
+    for (int q = 0; q < int(head.weights.rows()); ++q) {
+      Eigen::Index k = 0;
+      head.weights.row(q).maxCoeff(&k);
+      ++offsets[int(k) - q];
+    }
+    const auto mode = std::max_element(offsets.begin(), offsets.end(),
+                                       [](const auto& a, const auto& b) { return a.second < b.second; });
+    sentences.push_back(format(tr("a11y.fig41.head.fmt"), head_title(h).c_str(), mode->second, int(head.weights.rows()),
+                               mode->first, double(head.entropy.mean())));
+  }
+  out.summary = join(sentences);
+  out.tables = state.a11y_tables;  // the average and the heads the figure draws
+  // The figure's two tables as it prints them, and its histograms as counts.
+  A11yTable stats;
+  stats.caption = tr("panel.stats.title");
+  stats.corner = tr("table.head");
+  stats.columns = {tr("table.min"), tr("table.max"), tr("table.mean")};
+  for (std::size_t h = 0; h < fig.head_stats.size(); ++h) {
+    const WeightStats& s = fig.head_stats[h];
+    stats.rows.push_back(std::to_string(h));
+    stats.text.push_back({a11y_number(s.min), a11y_number(s.max), a11y_number(s.mean)});
+  }
+  out.tables.push_back(std::move(stats));
+  A11yTable top;
+  top.caption = format(tr("panel.topk.title.fmt"), fig.config.top_k);
+  top.corner = tr("table.query");
+  for (int j = 0; j < fig.config.top_k; ++j) top.columns.push_back(format(tr("table.rank.fmt"), j + 1));
+  for (std::size_t q = 0; q < fig.top_keys.size(); ++q) {
+    top.rows.push_back(fig.tokens[q]);
+    top.text.emplace_back();
+    for (const int key : fig.top_keys[q])
+      top.text.back().push_back(fig.tokens[std::size_t(key)] + " " +
+                                number("%.3f", double(fig.result.average_weights(Eigen::Index(q), key))));
+  }
+  out.tables.push_back(std::move(top));
+  A11yTable histograms;
+  histograms.caption = tr("stats.hist.title");
+  histograms.corner = tr("axis.weight");
+  for (std::size_t h = 0; h < fig.head_histograms.size(); ++h) histograms.columns.push_back(head_title(int(h)));
+  // Each head has its own bins (25 over its min..max): a row per bin index, the range in each cell.
+  const std::size_t bins = fig.head_histograms.empty() ? 0 : fig.head_histograms[0].counts.size();
+  for (std::size_t b = 0; b < bins; ++b) {
+    histograms.rows.push_back(std::to_string(b + 1));
+    histograms.text.emplace_back();
+    for (const Histogram& hist : fig.head_histograms)
+      histograms.text.back().push_back(format("%.3f-%.3f: %d", double(hist.bin_left(int(b))),
+                                              double(hist.bin_left(int(b)) + hist.bin_width()), int(hist.counts[b])));
+  }
+  out.tables.push_back(std::move(histograms));
+}
+
+A11yTable numbers_table(const char* caption, std::vector<std::string> columns) {
+  A11yTable table;
+  table.caption = caption;
+  table.corner = tr("scaling.dk");
+  table.columns = std::move(columns);
+  return table;
+}
+
+
+void figure42_view(const ScalingLab& lab, A11yView& out) {
+  A11yTable table = numbers_table(tr("scaling.tab.fig42"),
+      {both(tr("scaling.numbers.std"), tr("scaling.raw")), both(tr("scaling.numbers.std"), tr("scaling.scaled")),
+       both(tr("scaling.numbers.theory"), "sqrt(d_k)"), both(tr("scaling.numbers.peak"), tr("scaling.raw")),
+       both(tr("scaling.numbers.peak"), tr("scaling.scaled"))});
+  for (const auto& [d_k, p] : lab.fig42_curve) {
+    table.rows.push_back(std::to_string(d_k));
+    table.text.push_back({number("%.3f", double(p.raw_std)), number("%.3f", double(p.scaled_std)),
+                          number("%.3f", std::sqrt(double(d_k))), number("%.3f", double(p.raw_peak)),
+                          number("%.3f", double(p.scaled_peak))});
+  }
+  std::vector<std::string> sentences;
+  if (lab.current) {
+    const ScalingNumbersText t = scaling_numbers_text(*lab.current);
+    sentences.push_back(format(tr("a11y.fig42.current.fmt"), lab.current->d_k, t.raw_std.c_str(), t.scaled_std.c_str(),
+                               t.raw_peak.c_str(), t.scaled_peak.c_str()));
+  }
+  if (lab.fig42_curve.size() >= 2) {
+    // The chapter's smallest and largest dims when measured, else the curve's ends.
+    const auto at = [&](int d_k, bool first) {
+      const auto it = lab.fig42_curve.find(d_k);
+      return it != lab.fig42_curve.end() ? it : (first ? lab.fig42_curve.begin() : std::prev(lab.fig42_curve.end()));
+    };
+    const auto lo = at(chapter_dims().front(), true), hi = at(chapter_dims().back(), false);
+    float scaled_min = lo->second.scaled_std, scaled_max = scaled_min;
+    for (const auto& [d_k, p] : lab.fig42_curve) {
+      scaled_min = std::min(scaled_min, p.scaled_std);
+      scaled_max = std::max(scaled_max, p.scaled_std);
+    }
+    sentences.push_back(format(tr("a11y.fig42.fmt"), double(lo->second.raw_std), lo->first, double(hi->second.raw_std),
+                               hi->first, double(scaled_min), double(scaled_max)));
+  }
+  out.summary = join(sentences);
+  out.tables.push_back(std::move(table));
+}
+
+void saturation_view(const ScalingLab& lab, A11yView& out) {
+  A11yTable table = numbers_table(tr("scaling.tab.saturation"),
+      {both(tr("scaling.axis.entropy"), tr("scaling.raw")), both(tr("scaling.axis.entropy"), tr("scaling.scaled")),
+       both(tr("scaling.axis.jacobian"), tr("scaling.raw")), both(tr("scaling.axis.jacobian"), tr("scaling.scaled"))});
+  float scaled_min = 0, scaled_max = 0;
+  for (const auto& [d_k, s] : lab.saturation_curve) {
+    table.rows.push_back(std::to_string(d_k));
+    table.text.push_back({number("%.3f", double(s.raw_entropy)), number("%.3f", double(s.scaled_entropy)),
+                          number("%.4g", double(s.raw_jacobian_norm)), number("%.4g", double(s.scaled_jacobian_norm))});
+    scaled_min = table.rows.size() == 1 ? s.scaled_entropy : std::min(scaled_min, s.scaled_entropy);
+    scaled_max = table.rows.size() == 1 ? s.scaled_entropy : std::max(scaled_max, s.scaled_entropy);
+  }
+  if (lab.saturation_curve.size() >= 2) {
+    const auto& first = *lab.saturation_curve.begin();
+    const auto& last = *std::prev(lab.saturation_curve.end());
+    out.summary = format(tr("a11y.saturation.fmt"), double(first.second.raw_entropy), first.first,
+                         double(last.second.raw_entropy), last.first, std::log(double(lab.saturation_keys)),
+                         double(scaled_min), double(scaled_max));
+  }
+  out.tables.push_back(std::move(table));
+}
+
+void training_view(const AppState& state, A11yView& out) {
+  const ScalingLab& lab = state.scaling;
+  const TrainerSummary scaled = trainer_summary(lab.scaled_model.get());
+  const TrainerSummary unscaled = trainer_summary(lab.unscaled_model.get());
+  if (scaled.steps == 0) out.summary = tr("a11y.training.none");
+  else
+    out.summary = format(tr("a11y.training.fmt"), scaled.steps, double(scaled.loss), double(scaled.accuracy) * 100.0,
+                         double(unscaled.loss), double(unscaled.accuracy) * 100.0);
+  out.tables = state.a11y_tables;  // the two models' example attention
+}
+
+}  // namespace
+
+std::string head_title(int head) { return format(tr("view.head.fmt"), head); }
+
+const char* mask_label_key(Mask::Kind kind) {
+  switch (kind) {
+    case Mask::Kind::None: return "mask.none";
+    case Mask::Kind::Causal: return "mask.causal";
+    case Mask::Kind::Padding: return "mask.padding";
+    case Mask::Kind::Custom: return "mask.custom";
+  }
+  return "mask.none";
+}
+
+const char* scaling_panel_label_key(ScalingPanel panel) {
+  switch (panel) {
+    case ScalingPanel::Figure42: return "scaling.tab.fig42";
+    case ScalingPanel::Saturation: return "scaling.tab.saturation";
+    case ScalingPanel::Training: return "scaling.tab.training";
+  }
+  return "scaling.tab.fig42";
+}
+
+A11yView a11y_view(const AppState& state) {
+  A11yView out;
+  out.title = tr(view_spec(state.view).label_key);
+  switch (state.view) {
+    case View::Chapter: chapter_view(state, out); break;
+    case View::Scaling:
+      out.title = std::string(tr("scaling.title")) + ": " + tr(scaling_panel_label_key(state.scaling.panel));
+      if (state.scaling.panel == ScalingPanel::Figure42) figure42_view(state.scaling, out);
+      else if (state.scaling.panel == ScalingPanel::Saturation) saturation_view(state.scaling, out);
+      else training_view(state, out);
+      break;
+    case View::Debug: out.summary = format(tr("a11y.debug.fmt"), state.compute_ms, state.frame_ms); break;
+    case View::Stats:
+      if (state.result && !state.result->tokens.empty()) stats_view(state, out);
+      break;
+    default:
+      if (state.result && !state.result->tokens.empty()) explorer_view(state, out);
+  }
+  // A change that could not be applied: the reader hears why, before the (older) numbers.
+  if (!state.error.empty() && state.view != View::Chapter && state.view != View::Scaling)
+    out.summary = format(tr("a11y.error.fmt"), state.error.c_str()) + (out.summary.empty() ? "" : " ") + out.summary;
+  return out;
+}
+
+}  // namespace attn::ui

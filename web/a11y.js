@@ -1,0 +1,236 @@
+// The lab for readers who cannot see the canvas or use a mouse: a DOM copy of
+// the open view (src/ui/a11y.hpp builds it from the same results the canvas
+// draws) with its title, a summary, a <table> of each matrix or curve shown,
+// labelled HTML controls (each sets one state field through
+// attentionLab.set()), and a polite live region that reads out the cell under
+// the keyboard's cell cursor (arrow keys on the canvas).
+//
+// The copy is visually hidden; the controls show as a panel over the foot of
+// the lab while the keyboard is in them (a sighted keyboard reader sees where
+// the focus is). Everything is built with createElement/textContent: the
+// Content-Security-Policy allows no inline HTML or styles.
+// Load before the wasm module and text_input.js: keys typed into these
+// controls must not reach GLFW (ImGui) as well.
+(function () {
+  'use strict';
+  const REFRESH_MS = 120;   // after a frame, the copy follows within this
+  const ANNOUNCE_MS = 300;  // the cursor's cell is read at most this often
+
+  const root = document.getElementById('a11y');
+  if (!root) return;
+  const title = document.getElementById('a11y-title');
+  const summary = document.getElementById('a11y-summary');
+  const form = document.getElementById('a11y-controls');
+  const tables = document.getElementById('a11y-tables');
+  const live = document.getElementById('a11y-live');
+
+  let Module = null;
+  let canvas = null;
+  let timer = null;
+  let lastText = '';
+  let lastTables = '';
+  let lastFields = '';
+  let lastMoves = -1;
+  let lastAnnounce = 0;
+  let announceTimer = null;
+  const rows = new Map();  // field -> {label, name, input, output, kind, options}
+
+  form.addEventListener('submit', (event) => event.preventDefault());  // Enter in the sentence: nothing to send
+
+  // Keys typed into the controls are the browser's (Tab moves on, arrows
+  // change a slider or a select, an input method composes): not ImGui's.
+  // Esc goes on to frames.js: in an embedded lab it hands the keyboard back to the host page.
+  for (const type of ['keydown', 'keyup', 'keypress']) {
+    window.addEventListener(type, (event) => {
+      if (root.contains(event.target) && event.key !== 'Escape') event.stopImmediatePropagation();
+    }, true);
+  }
+
+  function set(field, value) {
+    if (!window.attentionLab) return;
+    const error = window.attentionLab.set({ [field]: value });
+    if (error) say(error);
+    schedule();
+  }
+
+  function say(text) {
+    live.textContent = text;
+    lastAnnounce = performance.now();
+  }
+
+  function makeRow(control) {
+    const label = document.createElement('label');
+    const name = document.createElement('span');
+    label.appendChild(name);
+    let input;
+    if (control.kind === 'select') {
+      input = document.createElement('select');
+      input.addEventListener('change', () => set(control.field, JSON.parse(input.value)));
+    } else {
+      input = document.createElement('input');
+      input.type = control.kind === 'range' ? 'range' : 'text';
+      if (control.kind === 'range') {
+        input.addEventListener('input', () => set(control.field, Number(input.value)));
+      } else {
+        input.spellcheck = false;
+        input.autocomplete = 'off';
+        // An input method's characters arrive once it commits them.
+        input.addEventListener('input', (event) => { if (!event.isComposing) set(control.field, input.value); });
+        input.addEventListener('compositionend', () => set(control.field, input.value));
+      }
+    }
+    input.name = control.field;
+    label.appendChild(input);
+    const row = { label, name, input, kind: control.kind, options: '' };
+    if (control.kind === 'range') {
+      row.output = document.createElement('output');
+      row.output.setAttribute('aria-hidden', 'true');  // for the eye: the slider itself tells its value
+      label.appendChild(row.output);
+    }
+    return row;
+  }
+
+  function updateRow(row, control) {
+    row.name.textContent = control.label;
+    const { input } = row;
+    if (control.kind === 'select') {
+      const options = JSON.stringify(control.options);
+      if (options !== row.options) {
+        row.options = options;
+        input.replaceChildren(...control.options.map((o) => {
+          const option = document.createElement('option');
+          option.value = JSON.stringify(o.value);
+          option.textContent = o.label;
+          return option;
+        }));
+      }
+      input.value = JSON.stringify(control.value);
+    } else if (control.kind === 'range') {
+      input.min = control.min;
+      input.max = control.max;
+      input.value = control.value;
+      row.output.textContent = String(control.value);
+    } else if (document.activeElement !== input && input.value !== control.value) {
+      input.value = control.value;  // not while the reader types in it
+    }
+  }
+
+  function renderControls(controls) {
+    const fields = controls.map((c) => c.field + ':' + c.kind).join(',');
+    if (fields !== lastFields) {
+      const focusedField = form.contains(document.activeElement) ? document.activeElement.name : null;
+      lastFields = fields;
+      const kept = new Map();
+      for (const control of controls) {
+        const old = rows.get(control.field);
+        kept.set(control.field, old && old.kind === control.kind ? old : makeRow(control));
+      }
+      rows.clear();
+      for (const [field, row] of kept) rows.set(field, row);
+      form.replaceChildren(...[...rows.values()].map((row) => row.label));
+      if (focusedField && rows.has(focusedField)) rows.get(focusedField).input.focus();
+    }
+    for (const control of controls) updateRow(rows.get(control.field), control);
+  }
+
+  function tableOf(t) {
+    const table = document.createElement('table');
+    const caption = document.createElement('caption');
+    caption.textContent = t.caption;
+    table.appendChild(caption);
+    const head = document.createElement('thead');
+    const headRow = document.createElement('tr');
+    for (const text of [t.corner, ...t.columns]) {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      th.textContent = text;
+      headRow.appendChild(th);
+    }
+    head.appendChild(headRow);
+    table.appendChild(head);
+    const body = document.createElement('tbody');
+    for (const r of t.rows) {
+      const tr = document.createElement('tr');
+      const th = document.createElement('th');
+      th.scope = 'row';
+      th.textContent = r.header;
+      tr.appendChild(th);
+      for (const cell of r.cells) {
+        const td = document.createElement('td');
+        td.textContent = cell;
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    }
+    table.appendChild(body);
+    if (t.heatmap) table.dataset.heatmap = t.heatmap;
+    const out = [table];
+    if (t.note) {
+      const note = document.createElement('p');
+      note.textContent = t.note;
+      out.push(note);
+    }
+    return out;
+  }
+
+  // The cursor's cell, read once per move but at most every ANNOUNCE_MS
+  // (holding an arrow key repeats faster than anyone can listen).
+  function announce(cursor) {
+    if (!cursor || cursor.moves === lastMoves) return;
+    const first = lastMoves < 0;
+    lastMoves = cursor.moves;
+    if (first && cursor.moves === 0) return;  // nothing moved yet: nothing to say
+    clearTimeout(announceTimer);
+    const wait = ANNOUNCE_MS - (performance.now() - lastAnnounce);
+    if (wait <= 0) say(cursor.text);
+    else announceTimer = setTimeout(() => say(cursor.text), wait);
+  }
+
+  function apply(mirror) {
+    const lang = mirror.lang === 'zh' ? 'zh-CN' : mirror.lang;
+    document.documentElement.lang = lang;
+    root.dataset.view = mirror.view;
+    title.textContent = mirror.title;
+    summary.textContent = mirror.summary;
+    if (canvas) canvas.setAttribute('aria-label', mirror.canvas_label);
+    form.setAttribute('aria-label', mirror.title);
+    renderControls(mirror.controls);
+    const theme = mirror.controls.find((c) => c.field === 'theme');
+    if (theme) root.dataset.theme = theme.value;
+    const tablesText = JSON.stringify(mirror.tables);
+    if (tablesText !== lastTables) {
+      lastTables = tablesText;
+      tables.replaceChildren(...mirror.tables.flatMap(tableOf));
+    }
+    if (mirror.cursor) announce(mirror.cursor);
+    root.dataset.version = String(Number(root.dataset.version || 0) + 1);
+  }
+
+  function refresh() {
+    timer = null;
+    if (!Module) return;
+    const text = Module.UTF8ToString(Module._attn_a11y());
+    if (text === lastText) return;
+    lastText = text;
+    try {
+      apply(JSON.parse(text));
+    } catch (e) {
+      console.warn('attention lab: the accessible copy could not be built: ' + e.message);
+    }
+  }
+  function schedule() {
+    if (!timer) timer = setTimeout(refresh, REFRESH_MS);
+  }
+
+  window.attentionLabA11y = {
+    // main.js, once the module runs: follow every frame drawn from now on.
+    attach(module, theCanvas) {
+      Module = module;
+      canvas = theCanvas;
+      if (window.attentionLabFrames) window.attentionLabFrames.onFrame(schedule);
+      refresh();
+    },
+    // For tests: build the copy now rather than after the next frame.
+    refresh,
+  };
+})();
