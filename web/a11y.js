@@ -9,8 +9,8 @@
 // the lab while the keyboard is in them (a sighted keyboard reader sees where
 // the focus is). Everything is built with createElement/textContent: the
 // Content-Security-Policy allows no inline HTML or styles.
-// Load before the wasm module and text_input.js: keys typed into these
-// controls must not reach GLFW (ImGui) as well.
+// main.js loads it (and it a11y.css) once the lab runs: it is not part of
+// the first download.
 (function () {
   'use strict';
   const REFRESH_MS = 120;   // after a frame, the copy follows within this
@@ -37,14 +37,7 @@
 
   form.addEventListener('submit', (event) => event.preventDefault());  // Enter in the sentence: nothing to send
 
-  // Keys typed into the controls are the browser's (Tab moves on, arrows
-  // change a slider or a select, an input method composes): not ImGui's.
-  // Esc goes on to frames.js: in an embedded lab it hands the keyboard back to the host page.
-  for (const type of ['keydown', 'keyup', 'keypress']) {
-    window.addEventListener(type, (event) => {
-      if (root.contains(event.target) && event.key !== 'Escape') event.stopImmediatePropagation();
-    }, true);
-  }
+  // (Keys typed into the controls are kept from ImGui by text_input.js, which loads before GLFW.)
 
   function set(field, value) {
     if (!window.attentionLab) return;
@@ -58,19 +51,41 @@
     lastAnnounce = performance.now();
   }
 
+  function press(action) {
+    if (!Module) return;
+    window.attentionLabUtf16.call(Module, '_attn_a11y_press', action);
+    if (window.attentionLabFrames) window.attentionLabFrames.wake();
+    schedule();
+  }
+
   function makeRow(control) {
+    if (control.kind === 'button') {  // an action (the training panel's buttons), not a field
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.name = control.field;
+      button.addEventListener('click', () => press(control.field));
+      return { label: button, name: button, input: button, kind: control.kind };
+    }
     const label = document.createElement('label');
     const name = document.createElement('span');
     label.appendChild(name);
     let input;
     if (control.kind === 'select') {
       input = document.createElement('select');
-      input.addEventListener('change', () => set(control.field, JSON.parse(input.value)));
+      input.addEventListener('change', () => {
+        const value = JSON.parse(input.value);
+        if (value !== '') set(control.field, value);  // '': the presets' name, not a preset
+      });
     } else {
       input = document.createElement('input');
-      input.type = control.kind === 'range' ? 'range' : 'text';
-      if (control.kind === 'range') {
+      input.type = control.kind;  // range, number, checkbox or text
+      if (control.kind === 'checkbox') {
+        input.addEventListener('change', () => set(control.field, input.checked));
+      } else if (control.kind === 'range') {
         input.addEventListener('input', () => set(control.field, Number(input.value)));
+      } else if (control.kind === 'number') {
+        input.step = 'any';
+        input.addEventListener('change', () => set(control.field, Number(input.value)));
       } else {
         input.spellcheck = false;
         input.autocomplete = 'off';
@@ -105,11 +120,15 @@
         }));
       }
       input.value = JSON.stringify(control.value);
-    } else if (control.kind === 'range') {
+    } else if (control.kind === 'range' || control.kind === 'number') {
       input.min = control.min;
       input.max = control.max;
-      input.value = control.value;
-      row.output.textContent = String(control.value);
+      if (document.activeElement !== input || control.kind === 'range') input.value = control.value;
+      if (row.output) row.output.textContent = String(control.value);
+    } else if (control.kind === 'checkbox') {
+      input.checked = !!control.value;
+    } else if (control.kind === 'button') {
+      // the label was set above
     } else if (document.activeElement !== input && input.value !== control.value) {
       input.value = control.value;  // not while the reader types in it
     }
@@ -227,8 +246,15 @@
     attach(module, theCanvas) {
       Module = module;
       canvas = theCanvas;
-      if (window.attentionLabFrames) window.attentionLabFrames.onFrame(schedule);
-      refresh();
+      // Its styles first (visually hidden, the panel): the copy is filled once they apply.
+      const styles = document.createElement('link');
+      styles.rel = 'stylesheet';
+      styles.href = 'a11y.css';
+      styles.onload = () => {
+        if (window.attentionLabFrames) window.attentionLabFrames.onFrame(schedule);
+        refresh();
+      };
+      document.head.appendChild(styles);
     },
     // For tests: build the copy now rather than after the next frame.
     refresh,

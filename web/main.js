@@ -196,7 +196,6 @@
       },
     };
     if (window.attentionLabFrames) window.attentionLabFrames.attach(Module, canvas);
-    if (window.attentionLabA11y) window.attentionLabA11y.attach(Module, canvas);  // after frames: it follows them
     // WebGL context loss (a GPU reset, too many contexts on one page): say so
     // and draw nothing; when the browser restores the context, the GL objects
     // are made again and the same state is drawn (body data-context: ok|lost).
@@ -227,7 +226,16 @@
     if (window.top === window && (params.get('controls') || 'full') === 'full') {
       document.getElementById('textbook-link').classList.remove('hidden');
     }
+    document.body.dataset.readyAt = String(performance.now());
     document.body.dataset.ready = '1';
+    // The accessible copy of the view (web/a11y.js, its styles in a11y.css)
+    // comes once the lab runs, after its first download (tests/web/fonts_e2e.mjs).
+    setTimeout(() => {
+      const a11y = document.createElement('script');
+      a11y.src = 'a11y.js';
+      a11y.onload = () => window.attentionLabA11y && window.attentionLabA11y.attach(Module, canvas);
+      document.body.appendChild(a11y);
+    }, 0);
   }, (error) => {
     showError(text.failed + (error && error.message ? error.message : error));
   });

@@ -157,6 +157,17 @@
     }
   }
 
+  // Keys typed into the page's own controls (web/a11y.js: the accessible copy's
+  // panel) are the browser's: Tab moves on, arrows change a slider or a select,
+  // an input method composes. Neither this file nor GLFW (ImGui) may take them;
+  // Esc goes on to frames.js, which hands the keyboard back to a host page.
+  const pageControls = document.getElementById('a11y');
+  for (const type of ['keydown', 'keyup', 'keypress']) {
+    window.addEventListener(type, (event) => {
+      if (pageControls && pageControls.contains(event.target) && event.key !== 'Escape') event.stopImmediatePropagation();
+    }, true);
+  }
+
   // --- window listeners, capture phase, registered before GLFW's -------------
   window.addEventListener('keydown', (event) => {
     if (!focused()) return;

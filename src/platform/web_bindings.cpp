@@ -56,6 +56,11 @@ EMSCRIPTEN_KEEPALIVE const char* attn_a11y() {
   return app.a11y_result.c_str();
 }
 
+// A button of the page's controls (web/a11y.js): 1 when the action exists.
+EMSCRIPTEN_KEEPALIVE int attn_a11y_press(const char* action) {
+  return attn::ui::a11y_press(attn::platform::web_app().state, action ? action : "") ? 1 : 0;
+}
+
 // A host page's set(): a JSON object of fields, applied all or nothing.
 // Returns "" or the message naming the field (also shown as a notice).
 EMSCRIPTEN_KEEPALIVE const char* attn_set_fields(const char* fields_json) {

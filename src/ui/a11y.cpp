@@ -5,10 +5,11 @@
 #include "ui/a11y.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include <imgui.h>
-#include <nlohmann/json.hpp>
 
 #include "gfx/heatmap.hpp"
 #include "ui/a11y_views.hpp"
@@ -16,21 +17,65 @@
 #include "ui/explorer/explorer.hpp"
 #include "ui/theme.hpp"
 #include "ui/presets.hpp"
+#include "ui/scaling/scaling.hpp"
 #include "ui/strings.hpp"
 
 namespace attn::ui {
 namespace {
 
-using Json = nlohmann::json;
-
 bool key_pressed(ImGuiKey key) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key)); }
 
-Json table_json(const A11yTable& table) {
-  Json rows = Json::array();
+// ---- the page's JSON, written by hand ---------------------------------------------
+// nlohmann's builders cost the page's first download 13.5 KB gzipped here
+// (measured), over its 400 KB budget; these few lines write the same text.
+// Strings are UTF-8 (the tokenizer checks the text); the page decodes any
+// stray byte as U+FFFD, so the JSON stays valid.
+std::string quote(const std::string& text) {
+  std::string out = "\"";
+  for (const char ch : text) {
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (static_cast<unsigned char>(ch) < 0x20) {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\u%04x", unsigned(static_cast<unsigned char>(ch)));
+      out += escape;
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
+std::string number(double value) {
+  if (!std::isfinite(value)) return "null";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  return text;
+}
+// [a, b, ...] of JSON texts.
+std::string array(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (const std::string& item : items) out += (out.size() > 1 ? "," : "") + item;
+  return out + "]";
+}
+std::string strings(const std::vector<std::string>& items) {
+  std::vector<std::string> quoted;
+  for (const std::string& item : items) quoted.push_back(quote(item));
+  return array(quoted);
+}
+// {"key": value, ...} of JSON texts.
+std::string object(const std::vector<std::pair<const char*, std::string>>& members) {
+  std::string out = "{";
+  for (const auto& [key, value] : members) out += (out.size() > 1 ? "," : "") + quote(key) + ":" + value;
+  return out + "}";
+}
+
+std::string table_json(const A11yTable& table) {
+  std::vector<std::string> rows;
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
-    Json cells = Json::array();
+    std::vector<std::string> cells;
     if (!table.text.empty()) {
-      for (const std::string& cell : table.text[r]) cells.push_back(cell);
+      cells = table.text[r];
     } else {
       for (std::size_t c = 0; c < table.columns.size(); ++c) {
         const float value = table.values[r * table.columns.size() + c];
@@ -38,84 +83,154 @@ Json table_json(const A11yTable& table) {
         cells.push_back(value == gfx::kMaskedValue ? tr("a11y.masked_cell") : a11y_number(value));
       }
     }
-    rows.push_back({{"header", table.rows[r]}, {"cells", std::move(cells)}});
+    rows.push_back(object({{"header", quote(table.rows[r])}, {"cells", strings(cells)}}));
   }
-  return {{"caption", table.caption}, {"corner", table.corner}, {"columns", table.columns},
-          {"rows", std::move(rows)},    {"note", table.note},     {"heatmap", table.heatmap}};
+  return object({{"caption", quote(table.caption)}, {"corner", quote(table.corner)}, {"columns", strings(table.columns)},
+                 {"rows", array(rows)}, {"note", quote(table.note)}, {"heatmap", quote(table.heatmap)}});
 }
 
-Json option(const Json& value, const std::string& label) { return {{"value", value}, {"label", label}}; }
+// One control of the page's panel (web/a11y.js); value and options' values are JSON texts.
+struct Control {
+  std::string field, label, kind, value = "null";
+  std::vector<std::pair<std::string, std::string>> options;  // value, label
+  std::string min = "null", max = "null";
 
-Json control(const char* field, const std::string& label, const char* kind, const Json& value) {
-  return {{"field", field}, {"label", label}, {"kind", kind}, {"value", value}};
+  // (const char* labels become strings here, not at each of the many call sites: the page's download counts.)
+  Control& option(std::string option_value, const char* option_label) {
+    options.emplace_back(std::move(option_value), option_label);
+    return *this;
+  }
+  Control& option(std::string option_value, const std::string& option_label) {
+    return option(std::move(option_value), option_label.c_str());
+  }
+  std::string json() const {
+    std::vector<std::string> items;
+    for (const auto& [v, l] : options) items.push_back(object({{"value", v}, {"label", quote(l)}}));
+    return object({{"field", quote(field)}, {"label", quote(label)}, {"kind", quote(kind)}, {"value", value},
+                   {"options", array(items)}, {"min", min}, {"max", max}});
+  }
+};
+
+using Controls = std::vector<Control>;
+
+// Appends a control (one function, not code at each of the many call sites).
+Control& add(Controls& controls, const char* field, const char* label, const char* kind, std::string value) {
+  Control& c = controls.emplace_back();
+  c.field = field;
+  c.label = label;
+  c.kind = kind;
+  c.value = std::move(value);
+  return c;
+}
+
+void add_int_select(Controls& controls, const char* field, const char* label, int value, const std::vector<int>& values) {
+  Control& select = add(controls, field, label, "select", std::to_string(value));
+  for (const int v : values) select.option(std::to_string(v), std::to_string(v));
+}
+
+void add_ranged(Controls& controls, const char* field, const char* label, const char* kind, double value, double lo,
+                double hi) {
+  Control& c = add(controls, field, label, kind, number(value));
+  c.min = number(lo);
+  c.max = number(hi);
+}
+
+
+// The explorer's set-up controls in the set-up panel's order, then the head
+// and query its views read.
+void explorer_controls(Controls& controls, const AppState& state) {
+  const ExplorerConfig& c = state.config;
+  const bool text = c.input == Input::Text;
+  if (text) add(controls, "text", tr("setup.sentence"), "text", quote(c.text));
+  // A preset is applied when picked; the first entry only names the list.
+  Control& preset = add(controls, "preset", tr("setup.presets"), "select", quote(""));
+  preset.option(quote(""), "(" + std::string(tr("setup.presets")) + ")");
+  for (const Preset& p : presets()) preset.option(quote(p.id), tr(p.label_key.c_str()));
+  if (text) add_ranged(controls, "d_model", tr("setup.d_model"), "range", c.d_model, 8, 512);
+  add_ranged(controls, "heads", tr("setup.heads"), "range", c.heads, 1, kMaxUiHeads);
+  if (text) add_ranged(controls, "seed", tr("setup.seed"), "number", double(c.seed), 0, 9007199254740991.0);
+  add_ranged(controls, "temperature", tr("setup.temperature"), "number", c.temperature, 0.1, 5);
+  Control& scale = add(controls, "scale", tr("setup.scale"), "select", quote(c.scale.kind == Scale::Kind::None ? "none" : "sqrt"));
+  scale.option(quote("sqrt"), tr("setup.scale.sqrt")).option(quote("none"), tr("setup.scale.none"));
+  if (c.scale.kind == Scale::Kind::Value) {  // from a config: shown as the canvas shows it
+    char label[32];
+    std::snprintf(label, sizeof label, "x %g", double(c.scale.value));
+    scale.value = number(c.scale.value);
+    scale.option(scale.value, label);
+  }
+  if (text) {
+    Control& projection = add(controls, "projection", tr("setup.projection"), "select", quote(projection_name(c.projection)));
+    for (const Projection p : {Projection::Random, Projection::Identity, Projection::Chapter})
+      projection.option(quote(projection_name(p)), tr(projection_label_key(p)));
+    if (c.projection == Projection::Trained)  // chosen on the canvas, from the scaling lab's model
+      projection.option(quote(projection_name(c.projection)), tr(projection_label_key(c.projection)));
+    add(controls, "positions", tr("setup.positions"), "checkbox", c.positions ? "true" : "false");
+  }
+  Control& mask = add(controls, "mask", tr("setup.mask"), "select", quote(mask_name(c.mask)));
+  for (const Mask::Kind kind : {Mask::Kind::None, Mask::Kind::Causal, Mask::Kind::Padding})
+    mask.option(quote(mask_name(kind)), tr(mask_label_key(kind)));
+  if (c.mask == Mask::Kind::Custom)  // set from the canvas or a config: shown, not offered
+    mask.option(quote(mask_name(c.mask)), tr(mask_label_key(c.mask)));
+  if (c.mask == Mask::Kind::Padding && text) add_ranged(controls, "pads", tr("setup.pads"), "range", c.pads, 0, 32);
+  if (!state.result) return;
+  const ExplorerResult& r = *state.result;
+  Control& head = add(controls, "head", tr("a11y.head"), "select", std::to_string(state.selected_head));
+  head.option("-1", tr("view.average"));
+  for (int h = 0; h < int(r.attention.heads.size()); ++h) head.option(std::to_string(h), head_title(h));
+  Control& query = add(controls, "query", tr("axis.query"), "select", std::to_string(state.selected_query));
+  for (int q = 0; q < int(r.tokens.size()); ++q) query.option(std::to_string(q), token_label(r, q));
+}
+
+// The scaling lab's panel and the open panel's controls.
+void scaling_controls(Controls& controls, const ScalingLab& lab) {
+  Control& panel = add(controls, "panel", tr("a11y.panel"), "select", quote(scaling_panel_id(lab.panel)));
+  for (const ScalingPanel p : {ScalingPanel::Figure42, ScalingPanel::Saturation, ScalingPanel::Training})
+    panel.option(quote(scaling_panel_id(p)), tr(scaling_panel_label_key(p)));
+  if (lab.panel == ScalingPanel::Training) {
+    add_int_select(controls, "train_dk", tr("scaling.train.dk"), lab.train_d_k, training_dims());
+    add_ranged(controls, "train_lr", tr("scaling.train.lr"), "number", lab.learning_rate, 0.0001, 0.1);
+    // The panel's buttons: actions (a11y_press), not state fields.
+    for (const char* action : {"train_start", "train_pause", "train_step", "train_reset"})
+      add(controls, action, tr((std::string("scaling.train.") + (action + 6)).c_str()), "button", "null");
+    return;
+  }
+  std::vector<int> dims = scaling_grid();
+  if (std::find(dims.begin(), dims.end(), lab.d_k) == dims.end()) dims.push_back(lab.d_k);
+  std::sort(dims.begin(), dims.end());
+  add_int_select(controls, "dk", tr("scaling.dk"), lab.d_k, dims);
+  if (lab.panel == ScalingPanel::Figure42)
+    add_int_select(controls, "samples", tr("scaling.samples"), lab.samples, scaling_sample_counts());
+  else
+    add_ranged(controls, "keys", tr("scaling.keys"), "range", lab.n_keys, ScalingLimits::kMinKeys, ScalingLimits::kMaxKeys);
 }
 
 // The controls a keyboard or screen-reader reader needs to do what a mouse
-// reader does on the canvas: pick the view, the sentence, the heads and the
-// mask, the head and query to read, the scaling lab's panel and d_k, the
-// language and theme. Each is a state field (lab_state.hpp), so the page sets
-// it with set(); labels are the canvas's own.
-Json controls_json(const AppState& state) {
-  Json controls = Json::array();
+// reader does on the canvas, in the layout's order: the view, the open
+// view's controls, the language and the theme. Each is a state field
+// (lab_state.hpp) the page sets with set(), or a button (a11y_press); the
+// labels are the canvas's own.
+std::string controls_json(const AppState& state) {
   // A figure shown as in a book (?controls=none) has none: the canvas, with
   // its cell cursor, is its one Tab stop, as the author chose.
-  if (state.controls_mode == ControlsMode::None) return controls;
-  Json views_control = control("view", tr("a11y.view"), "select", view_id(state.view));
+  if (state.controls_mode == ControlsMode::None) return "[]";
+  Controls controls;
+  Control& view = add(controls, "view", tr("a11y.view"), "select", quote(view_id(state.view)));
   for (const ViewSpec& spec : views())
-    if (!spec.debug_only || state.debug) views_control["options"].push_back(option(spec.id, tr(spec.label_key)));
-  controls.push_back(std::move(views_control));
-  const bool explorer = state.view != View::Chapter && state.view != View::Scaling && state.view != View::Debug;
-  if (explorer) {
-    if (state.config.input == Input::Text) controls.push_back(control("text", tr("setup.sentence"), "text", state.config.text));
-    Json heads = control("heads", tr("setup.heads"), "range", state.config.heads);
-    heads["min"] = 1;
-    heads["max"] = kMaxUiHeads;
-    controls.push_back(std::move(heads));
-    Json mask = control("mask", tr("setup.mask"), "select", mask_name(state.config.mask));
-    for (const Mask::Kind kind : {Mask::Kind::None, Mask::Kind::Causal, Mask::Kind::Padding})
-      mask["options"].push_back(option(mask_name(kind), tr(mask_label_key(kind))));
-    if (state.config.mask == Mask::Kind::Custom)  // set from the canvas or a config: shown, not offered
-      mask["options"].push_back(option(mask_name(Mask::Kind::Custom), tr(mask_label_key(Mask::Kind::Custom))));
-    controls.push_back(std::move(mask));
-  }
-  if (explorer && state.result) {
-    const ExplorerResult& r = *state.result;
-    Json head = control("head", tr("a11y.head"), "select", state.selected_head);
-    head["options"].push_back(option(-1, tr("view.average")));
-    for (int h = 0; h < int(r.attention.heads.size()); ++h) head["options"].push_back(option(h, head_title(h)));
-    controls.push_back(std::move(head));
-    Json query = control("query", tr("axis.query"), "select", state.selected_query);
-    for (int q = 0; q < int(r.tokens.size()); ++q)
-      query["options"].push_back(option(q, token_label(r, q)));
-    controls.push_back(std::move(query));
-  }
-  if (state.view == View::Scaling) {
-    Json panel = control("panel", tr("a11y.panel"), "select", scaling_panel_id(state.scaling.panel));
-    for (const ScalingPanel p : {ScalingPanel::Figure42, ScalingPanel::Saturation, ScalingPanel::Training})
-      panel["options"].push_back(option(scaling_panel_id(p), tr(scaling_panel_label_key(p))));
-    controls.push_back(std::move(panel));
-    Json dk = control("dk", tr("scaling.dk"), "select", state.scaling.d_k);
-    std::vector<int> dims = scaling_grid();
-    if (std::find(dims.begin(), dims.end(), state.scaling.d_k) == dims.end()) dims.push_back(state.scaling.d_k);
-    std::sort(dims.begin(), dims.end());
-    for (const int d : dims) dk["options"].push_back(option(d, std::to_string(d)));
-    controls.push_back(std::move(dk));
-  }
-  Json language = control("lang", tr("a11y.lang"), "select", current_language().code);
-  for (const Language& l : languages()) language["options"].push_back(option(l.code, l.name));
-  controls.push_back(std::move(language));
-  Json theme = control("theme", tr("a11y.theme"), "select", theme_id(state.theme));
-  theme["options"].push_back(option("light", tr("a11y.theme.light")));
-  theme["options"].push_back(option("dark", tr("a11y.theme.dark")));
-  controls.push_back(std::move(theme));
-  return controls;
+    if (!spec.debug_only || state.debug) view.option(quote(spec.id), tr(spec.label_key));
+  if (state.view == View::Scaling) scaling_controls(controls, state.scaling);
+  else if (state.view != View::Chapter && state.view != View::Debug) explorer_controls(controls, state);
+  Control& language = add(controls, "lang", tr("a11y.lang"), "select", quote(current_language().code));
+  for (const Language& l : languages()) language.option(quote(l.code), l.name);
+  add(controls, "theme", tr("a11y.theme"), "select", quote(theme_id(state.theme)));
+  controls.back().option(quote("light"), tr("a11y.theme.light")).option(quote("dark"), tr("a11y.theme.dark"));
+  std::vector<std::string> items;
+  for (const Control& c : controls) items.push_back(c.json());
+  return array(items);
 }
 
 // What the cursor's cell says: head, query, key, raw and scaled score and
 // weight (the head average has only weights), as the cell's tooltip.
-std::string cursor_text(const AppState& state) {
-  const ExplorerResult& r = *state.result;
-  const int q = state.selected_query, k = state.cursor.key, head = state.selected_head;
+std::string cursor_text(const ExplorerResult& r, int head, int q, int k) {
   std::string text = (head < 0 ? std::string(tr("view.average")) : head_title(head)) + "; " + tr("tip.query") + " " +
                      token_label(r, q) + "; " + tr("tip.key") + " " + token_label(r, k) + "; ";
   if (head < 0) return text + tr("tip.weight") + " " + a11y_number(r.attention.average_weights(q, k));
@@ -126,16 +241,30 @@ std::string cursor_text(const AppState& state) {
   return text;
 }
 
-// The cursor stays on the result's cells (the tokens or heads may have changed).
-void clamp_cursor(AppState& state) {
+// The cursor's cell on the result's cells (the tokens or heads may have changed since the last key).
+struct CursorCell {
+  int head, query, key;
+};
+CursorCell cursor_cell(const AppState& state) {
   const ExplorerResult& r = *state.result;
   const int n = int(r.tokens.size()), heads = int(r.attention.heads.size());
-  state.selected_query = std::clamp(state.selected_query, 0, n - 1);
-  state.cursor.key = std::clamp(state.cursor.key, 0, n - 1);
-  state.selected_head = std::clamp(state.selected_head, -1, heads - 1);
+  return {std::clamp(state.selected_head, -1, heads - 1), std::clamp(state.selected_query, 0, n - 1),
+          std::clamp(state.cursor.key, 0, n - 1)};
 }
 
 }  // namespace
+
+bool a11y_press(AppState& state, const std::string& action) {
+  ScalingLab& lab = state.scaling;
+  if (action == "train_start") lab.running = true;
+  else if (action == "train_pause") lab.running = false;
+  else if (action == "train_step") {
+    lab.running = false;
+    training_step(lab);
+  } else if (action == "train_reset") training_reset(lab);
+  else return false;
+  return true;
+}
 
 std::string a11y_number(float value) {
   char text[32];
@@ -147,13 +276,12 @@ void handle_cell_keys(AppState& state) {
   if (!state.result || state.result->tokens.empty()) return;
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput || ImGui::IsAnyItemActive() || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopup)) return;
-  clamp_cursor(state);
   const int n = int(state.result->tokens.size()), heads = int(state.result->attention.heads.size());
-  int q = state.selected_query, k = state.cursor.key, head = state.selected_head;
+  auto [head, q, k] = cursor_cell(state);
   const bool up = key_pressed(ImGuiKey_UpArrow), down = key_pressed(ImGuiKey_DownArrow);
   if (up) q = std::max(0, q - 1);
   if (down) q = std::min(n - 1, q + 1);
-  state.selected_query = q;
+  if (up || down) state.selected_query = q;  // no key, no change: a query set for a newer result stays
   if (state.view != View::Heatmaps) return;
   const bool left = key_pressed(ImGuiKey_LeftArrow), right = key_pressed(ImGuiKey_RightArrow);
   if (left) k = std::max(0, k - 1);
@@ -164,6 +292,7 @@ void handle_cell_keys(AppState& state) {
   if (key_pressed(ImGuiKey_PageDown)) head = head >= heads - 1 ? -1 : head + 1;
   // Every key press is one announcement, also at an edge (the reader hears where the cursor is).
   if (!(up || down || left || right || k != state.cursor.key || head != state.selected_head)) return;
+  state.selected_query = q;
   state.cursor.key = k;
   state.selected_head = head;
   state.cursor.shown = true;
@@ -201,27 +330,27 @@ void a11y_record_heatmap(AppState& state, const HeatmapLayout& entry, const plot
 
 std::string a11y_json(const AppState& state) {
   const A11yView view = a11y_view(state);
-  Json tables = Json::array();
+  std::vector<std::string> tables;
+  for (const A11yTable& table : state.a11y_tables)
+    if (view.only_heatmap.empty() || table.heatmap == view.only_heatmap) tables.push_back(table_json(table));
   for (const A11yTable& table : view.tables) tables.push_back(table_json(table));
-  Json cursor = nullptr;
+  std::string cursor = "null";
   const bool has_cursor = state.view == View::Heatmaps && state.result && !state.result->tokens.empty();
   if (has_cursor) {
-    AppState& clamped = const_cast<AppState&>(state);  // the tokens may have changed since the last key
-    clamp_cursor(clamped);
-    cursor = {{"heatmap", state.selected_head < 0 ? "average" : "head" + std::to_string(state.selected_head)},
-              {"query", state.selected_query}, {"key", state.cursor.key}, {"text", cursor_text(state)},
-              {"moves", state.cursor.moves}};
+    const CursorCell cell = cursor_cell(state);
+    cursor = object({{"heatmap", quote(cell.head < 0 ? "average" : "head" + std::to_string(cell.head))},
+                     {"query", std::to_string(cell.query)}, {"key", std::to_string(cell.key)},
+                     {"text", quote(cursor_text(*state.result, cell.head, cell.query, cell.key))},
+                     {"moves", std::to_string(state.cursor.moves)}});
   }
-  const Json out = {{"lang", current_language().code},
-                    {"view", view_id(state.view)},
-                    {"title", view.title},
-                    {"canvas_label", view.title + " — " + tr(has_cursor ? "a11y.canvas.keys" : "a11y.canvas")},
-                    {"summary", view.summary},
-                    {"tables", std::move(tables)},
-                    {"controls", controls_json(state)},
-                    {"cursor", std::move(cursor)}};
-  // Tokens are checked UTF-8 (tokenizer); replace, never abort, if one slipped through.
-  return out.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return object({{"lang", quote(current_language().code)},
+                 {"view", quote(view_id(state.view))},
+                 {"title", quote(view.title)},
+                 {"canvas_label", quote(view.title + " — " + tr(has_cursor ? "a11y.canvas.keys" : "a11y.canvas"))},
+                 {"summary", quote(view.summary)},
+                 {"tables", array(tables)},
+                 {"controls", controls_json(state)},
+                 {"cursor", cursor}});
 }
 
 }  // namespace attn::ui

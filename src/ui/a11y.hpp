@@ -49,7 +49,7 @@ void handle_cell_keys(AppState& state);
 
 // {"lang", "view", "title", "canvas_label", "summary", "tables": [{"caption", "corner", "columns",
 //  "rows": [{"header", "cells"}], "note", "heatmap"}], "controls": [{"field", "label", "kind":
-//  "text"|"select"|"range", "value", "options": [{"value", "label"}], "min", "max"}],
+//  "text"|"select"|"range"|"number"|"button", "value", "options": [{"value", "label"}], "min", "max"}],
 //  "cursor": {"heatmap", "query", "key", "text", "moves"} | null}
 std::string a11y_json(const AppState& state);
 
@@ -59,6 +59,11 @@ struct HeatmapLayout;
 namespace attn::plot { struct HeatmapCells; }
 namespace attn::ui {
 void a11y_record_heatmap(AppState& state, const HeatmapLayout& entry, const plot::HeatmapCells& cells);
+
+// The training panel's buttons for the page's controls ("train_start",
+// "train_pause", "train_step", "train_reset"), as the canvas's buttons do them.
+// False for an unknown action.
+bool a11y_press(AppState& state, const std::string& action);
 
 // How the mirror prints a weight, score or statistic: as the heatmap's tooltip does.
 std::string a11y_number(float value);

@@ -8,8 +8,6 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
-#include <map>
-#include <numeric>
 
 #include "core/statistics.hpp"
 #include "ui/app.hpp"
@@ -44,9 +42,17 @@ std::string head_sentence(const ExplorerResult& r, int head, int q) {
   const Matrix& weights = head < 0 ? r.attention.average_weights : r.attention.heads[std::size_t(head)].weights;
   const int n = int(weights.cols());
   const float* row = weights.data() + std::size_t(q) * std::size_t(n);
-  std::vector<int> keys(static_cast<std::size_t>(n));
-  std::iota(keys.begin(), keys.end(), 0);
-  std::stable_sort(keys.begin(), keys.end(), [row](int a, int b) { return row[a] > row[b]; });
+  // The two strongest keys (the first of equals): a loop, not a sort (the page's download counts every byte).
+  int keys[2] = {0, n > 1 ? 1 : 0};
+  if (n > 1 && row[1] > row[0]) std::swap(keys[0], keys[1]);
+  for (int k = 2; k < n; ++k) {
+    if (row[k] > row[keys[0]]) {
+      keys[1] = keys[0];
+      keys[0] = k;
+    } else if (row[k] > row[keys[1]]) {
+      keys[1] = k;
+    }
+  }
   const std::string name = head < 0 ? tr("view.average") : head_title(head);
   const std::string query = token_label(r, q);
   if (n == 0 || row[keys[0]] <= 0.0f) return format(tr("a11y.head.masked.fmt"), name.c_str(), query.c_str());
@@ -79,15 +85,46 @@ A11yTable query_table(const ExplorerResult& r, int q) {
   return table;
 }
 
-// The heatmaps the frame drew; in the heatmaps view only the selected head's
-// (the others are a Page Up/Down or the head control away).
-std::vector<A11yTable> frame_tables(const AppState& state) {
-  if (state.view != View::Heatmaps) return state.a11y_tables;
-  const std::string selected = state.selected_head < 0 ? "average" : "head" + std::to_string(state.selected_head);
-  std::vector<A11yTable> tables;
-  for (const A11yTable& t : state.a11y_tables)
-    if (t.heatmap == selected) tables.push_back(t);
-  return tables;
+// The focus view's table: each key's weight and value row, then the output
+// row they sum to (a head's only: the average has no values of its own).
+A11yTable values_table(const ExplorerResult& r, int head, int q) {
+  const HeadResult& h = r.attention.heads[std::size_t(head)];
+  A11yTable table;
+  table.caption = head_title(head) + ": " + tr("focus.output");
+  table.corner = tr("tip.key");
+  const int dims = std::min(int(h.V.cols()), A11yTable::kMaxSide);
+  table.columns.push_back(tr("tip.weight"));
+  for (int j = 0; j < dims; ++j) table.columns.push_back("v[" + std::to_string(j) + "]");
+  for (int k = 0; k < int(h.V.rows()); ++k) {
+    table.rows.push_back(token_label(r, k) + (h.allowed(q, k) ? "" : std::string(" (") + tr("a11y.masked_cell") + ")"));
+    table.text.push_back({a11y_number(h.weights(q, k))});
+    for (int j = 0; j < dims; ++j) table.text.back().push_back(number("%.3f", double(h.V(k, j))));
+  }
+  table.rows.push_back(tr("focus.output"));
+  table.text.push_back({""});
+  for (int j = 0; j < dims; ++j) table.text.back().push_back(number("%.3f", double(h.output(q, j))));
+  return table;
+}
+
+// Weight histograms, a column per head: each cell a bin's range and count.
+A11yTable histogram_table(const char* caption, const std::vector<const Histogram*>& histograms) {
+  A11yTable table;
+  table.caption = caption;
+  table.corner = tr("axis.weight");
+  for (std::size_t h = 0; h < histograms.size(); ++h) table.columns.push_back(head_title(int(h)));
+  // Each head has its own bins over its own min..max: a row per bin index.
+  const std::size_t bins = histograms.empty() ? 0 : histograms[0]->counts.size();
+  for (std::size_t b = 0; b < bins; ++b) {
+    table.rows.push_back(std::to_string(b + 1));
+    table.text.emplace_back();
+    for (const Histogram* hist : histograms) {
+      const double left = double(hist->bin_left(int(b)));
+      table.text.back().push_back(b < hist->counts.size()
+                                      ? format("%.3f-%.3f: %d", left, left + double(hist->bin_width()), hist->counts[b])
+                                      : "");
+    }
+  }
+  return table;
 }
 
 void explorer_view(const AppState& state, A11yView& out) {
@@ -103,8 +140,11 @@ void explorer_view(const AppState& state, A11yView& out) {
     sentences.push_back(head_sentence(r, head, q));
   }
   out.summary = join(sentences);
-  out.tables = frame_tables(state);
-  if (state.view == View::Lines || state.view == View::Focus) out.tables.insert(out.tables.begin(), query_table(r, q));
+  // The heatmaps view lists the selected heatmap (the others are a Page Up/Down or the head control away).
+  if (state.view == View::Heatmaps) out.only_heatmap = head < 0 ? "average" : "head" + std::to_string(head);
+  if (state.view == View::Lines || state.view == View::Focus) out.tables.push_back(query_table(r, q));
+  if (state.view == View::Focus && state.selected_head >= 0 && state.selected_head < heads)
+    out.tables.push_back(values_table(r, state.selected_head, q));
 }
 
 void stats_view(const AppState& state, A11yView& out) {
@@ -119,6 +159,11 @@ void stats_view(const AppState& state, A11yView& out) {
     table.text.push_back({row.min, row.max, row.mean, row.mean_entropy});
   }
   out.tables.push_back(std::move(table));
+  std::vector<const Histogram*> histograms;  // binned once the stats view drew them
+  for (const HeadSummary& s : r.summaries)
+    if (!s.histogram.counts.empty()) histograms.push_back(&s.histogram);
+  if (!histograms.empty() && histograms.size() == r.summaries.size())
+    out.tables.push_back(histogram_table(tr("stats.hist.title"), histograms));
   int focused = 0, spread = 0;
   for (int h = 1; h < int(r.summaries.size()); ++h) {
     if (r.summaries[std::size_t(h)].mean_entropy < r.summaries[std::size_t(focused)].mean_entropy) focused = h;
@@ -139,19 +184,23 @@ void chapter_view(const AppState& state, A11yView& out) {
   std::vector<std::string> sentences;
   for (int h = 0; h < int(fig.result.heads.size()); ++h) {
     const HeadResult& head = fig.result.heads[std::size_t(h)];
-    std::map<int, int> offsets;  // key - query of each row's strongest key -> rows
-    for (int q = 0; q < int(head.weights.rows()); ++q) {
-      Eigen::Index k = 0;
-      head.weights.row(q).maxCoeff(&k);
-      ++offsets[int(k) - q];
+    const int n = int(head.weights.rows());
+    std::vector<int> rows_at(std::size_t(2 * n), 0);  // rows whose strongest key is at offset key - query (+ n)
+    for (int q = 0; q < n; ++q) {
+      int k = 0;
+      for (int j = 1; j < n; ++j)
+        if (head.weights(q, j) > head.weights(q, k)) k = j;
+      ++rows_at[std::size_t(k - q + n)];
     }
-    const auto mode = std::max_element(offsets.begin(), offsets.end(),
-                                       [](const auto& a, const auto& b) { return a.second < b.second; });
-    sentences.push_back(format(tr("a11y.fig41.head.fmt"), head_title(h).c_str(), mode->second, int(head.weights.rows()),
-                               mode->first, double(head.entropy.mean())));
+    int mode = 0;  // the most common offset (the smallest of equals)
+    for (int i = 1; i < 2 * n; ++i)
+      if (rows_at[std::size_t(i)] > rows_at[std::size_t(mode)]) mode = i;
+    double entropy = 0;
+    for (int q = 0; q < n; ++q) entropy += double(head.entropy(q));
+    sentences.push_back(format(tr("a11y.fig41.head.fmt"), head_title(h).c_str(), rows_at[std::size_t(mode)], n, mode - n,
+                               n ? entropy / n : 0.0));
   }
   out.summary = join(sentences);
-  out.tables = state.a11y_tables;  // the average and the heads the figure draws
   // The figure's two tables as it prints them, and its histograms as counts.
   A11yTable stats;
   stats.caption = tr("panel.stats.title");
@@ -175,20 +224,9 @@ void chapter_view(const AppState& state, A11yView& out) {
                                 number("%.3f", double(fig.result.average_weights(Eigen::Index(q), key))));
   }
   out.tables.push_back(std::move(top));
-  A11yTable histograms;
-  histograms.caption = tr("stats.hist.title");
-  histograms.corner = tr("axis.weight");
-  for (std::size_t h = 0; h < fig.head_histograms.size(); ++h) histograms.columns.push_back(head_title(int(h)));
-  // Each head has its own bins (25 over its min..max): a row per bin index, the range in each cell.
-  const std::size_t bins = fig.head_histograms.empty() ? 0 : fig.head_histograms[0].counts.size();
-  for (std::size_t b = 0; b < bins; ++b) {
-    histograms.rows.push_back(std::to_string(b + 1));
-    histograms.text.emplace_back();
-    for (const Histogram& hist : fig.head_histograms)
-      histograms.text.back().push_back(format("%.3f-%.3f: %d", double(hist.bin_left(int(b))),
-                                              double(hist.bin_left(int(b)) + hist.bin_width()), int(hist.counts[b])));
-  }
-  out.tables.push_back(std::move(histograms));
+  std::vector<const Histogram*> histograms;
+  for (const Histogram& hist : fig.head_histograms) histograms.push_back(&hist);
+  out.tables.push_back(histogram_table(tr("stats.hist.title"), histograms));
 }
 
 A11yTable numbers_table(const char* caption, std::vector<std::string> columns) {
@@ -256,6 +294,21 @@ void saturation_view(const ScalingLab& lab, A11yView& out) {
                          double(scaled_min), double(scaled_max));
   }
   out.tables.push_back(std::move(table));
+  // The single attention row and its float32 softmaxes, as the row plot and the stability table show them.
+  if (!lab.row) return;
+  const AttentionRow& row = *lab.row;
+  A11yTable keys;
+  keys.caption = format(tr("scaling.row.title.fmt"), lab.n_keys, row.d_k);
+  keys.corner = tr("scaling.axis.key");
+  keys.columns = {tr("scaling.stability.score"), tr("scaling.legend.raw_softmax"), tr("scaling.legend.scaled_softmax"),
+                  tr("scaling.stability.naive"), tr("scaling.stability.stable")};
+  const auto weight = [](const std::vector<float>& v, std::size_t j) { return j < v.size() ? number("%.4g", double(v[j])) : ""; };
+  for (std::size_t j = 0; j < row.raw_scores.size(); ++j) {
+    keys.rows.push_back("k" + std::to_string(j));
+    keys.text.push_back({number("%.2f", double(row.raw_scores[j])), weight(row.raw_weights, j),
+                         weight(row.scaled_weights, j), weight(lab.naive, j), weight(lab.stable, j)});
+  }
+  out.tables.push_back(std::move(keys));
 }
 
 void training_view(const AppState& state, A11yView& out) {
@@ -266,7 +319,7 @@ void training_view(const AppState& state, A11yView& out) {
   else
     out.summary = format(tr("a11y.training.fmt"), scaled.steps, double(scaled.loss), double(scaled.accuracy) * 100.0,
                          double(unscaled.loss), double(unscaled.accuracy) * 100.0);
-  out.tables = state.a11y_tables;  // the two models' example attention
+  // The two models' example attention: the heatmaps drawn (AppState::a11y_tables).
 }
 
 }  // namespace
@@ -281,6 +334,16 @@ const char* mask_label_key(Mask::Kind kind) {
     case Mask::Kind::Custom: return "mask.custom";
   }
   return "mask.none";
+}
+
+const char* projection_label_key(Projection projection) {
+  switch (projection) {
+    case Projection::Random: return "projection.random";
+    case Projection::Identity: return "projection.identity";
+    case Projection::Chapter: return "projection.chapter";
+    case Projection::Trained: return "projection.trained";
+  }
+  return "projection.random";
 }
 
 const char* scaling_panel_label_key(ScalingPanel panel) {

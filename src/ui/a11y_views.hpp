@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/explorer.hpp"
 #include "core/masks.hpp"
 #include "ui/a11y.hpp"
 #include "ui/scaling/lab.hpp"
@@ -18,6 +19,9 @@ struct AppState;
 struct A11yView {
   std::string title;
   std::string summary;  // one paragraph
+  // First the tables of the heatmaps the frame drew (AppState::a11y_tables):
+  // all, or only the one named here; then these.
+  std::string only_heatmap;
   std::vector<A11yTable> tables;
 };
 
@@ -27,6 +31,7 @@ A11yView a11y_view(const AppState& state);
 std::string head_title(int head);
 // tr() keys of the names the canvas gives masks and scaling panels.
 const char* mask_label_key(Mask::Kind kind);
+const char* projection_label_key(Projection projection);
 const char* scaling_panel_label_key(ScalingPanel panel);
 
 }  // namespace attn::ui

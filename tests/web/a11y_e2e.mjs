@@ -69,6 +69,13 @@ async function readMirror(page) {
 const tableNames = (page) => page.evaluate(() => [...document.querySelectorAll('#a11y-tables table')]
   .map((t) => t.dataset.heatmap || ''));
 
+// The lab, once its accessible copy is there (web/a11y.js loads after the first figure).
+async function openMirror(page, url, query) {
+  const lab = await openLab(page, url, query);
+  await page.waitForFunction(() => document.getElementById('a11y')?.dataset.version, null, { timeout: 30_000 });
+  return lab;
+}
+
 // After a change: the frames it needs, then the copy's own delay (REFRESH_MS).
 async function settle(lab, page) {
   await lab.frames(6);
@@ -156,6 +163,25 @@ async function explorerViews(c, page, lab) {
             `${view}: the first table is the query's weights per head and the average (compute())`, `${m.tables[0]?.caption} ${diff}`);
     c.check(m.summary.includes(`查询 ${tokenLabel(result.tokens, 2)} 最关注`), `${view}: the summary reads the query's strongest keys`, m.summary);
   }
+  // Focus, head 1: each key's weight and value row, and the output row they sum to.
+  await page.evaluate(() => window.attentionLab.set({ view: 'focus' }));
+  await settle(lab, page);
+  m = await readMirror(page);
+  const valuesTable = m.tables.find((t) => t.caption === '头 1: 输出 o_i');
+  if (valuesTable) {
+    const rows = valuesTable.rows.slice(1);
+    const keyRows = rows.slice(0, -1), output = rows[rows.length - 1].slice(2).map(Number);
+    const weightsOk = keyRows.every((r, k) => Math.abs(Number(r[1]) - result.weights[1][2][k]) <= 0.5e-4 + 1e-7);
+    // o = sum_k w_k v_k, from the table's own (rounded) numbers: within their rounding.
+    const sums = output.map((_, j) => keyRows.reduce((sum, r) => sum + Number(r[1]) * Number(r[j + 2]), 0));
+    const bound = keyRows.length * 0.0006 + 0.0006;
+    c.check(keyRows.length === result.tokens.length && weightsOk && sums.every((v, j) => Math.abs(v - output[j]) <= bound),
+            'focus, head 1: the values table has compute()\'s weights, and its output row is their weighted sum of the value rows',
+            JSON.stringify({ output, sums }));
+  } else {
+    c.check(false, 'focus, head 1: a values table', m.tables.map((t) => t.caption).join(' | '));
+  }
+
 
   // Stats: the table as displayed, against compute()'s statistics.
   await page.evaluate(() => window.attentionLab.set({ view: 'stats' }));
@@ -170,6 +196,11 @@ async function explorerViews(c, page, lab) {
   });
   c.check(rowsOk, 'stats: min, max, mean and mean entropy of each head and the average, as compute() gives them',
           JSON.stringify(table?.rows));
+  const hist = m.tables.find((t) => t.caption === '各头的权重直方图');
+  const histCounts = hist ? hist.rows[0].slice(1).map((_, h) => hist.rows.slice(1).reduce((sum, r) => sum + Number(r[h + 1].split(': ')[1]), 0)) : [];
+  const n = result.tokens.length;
+  c.check(histCounts.length === result.weights.length && histCounts.every((count) => count === n * n),
+          `stats: the histograms table counts each head's ${n * n} weights`, JSON.stringify(histCounts));
   const entropies = result.stats.map((st) => st.mean_entropy);
   const focused = entropies.indexOf(Math.min(...entropies)), spread = entropies.indexOf(Math.max(...entropies));
   c.check(m.summary.includes(`最集中的是头 ${focused}`) && m.summary.includes(`最分散的是头 ${spread}`) &&
@@ -267,6 +298,10 @@ async function scalingViews(c, page, lab) {
           sat[sat.length - 1][1] < sat[sat.length - 1][2] && sat[sat.length - 1][1] < sat[0][1],
           'saturation table: entropies at most ln n; without scaling the entropy falls with d_k, below the scaled one',
           JSON.stringify(sat));
+  const row = m.tables[1]?.rows.slice(1) ?? [];
+  const column = (i) => row.reduce((sum, r) => sum + Number(r[i]), 0);
+  c.check(row.length === s.scaling.n_keys && Math.abs(column(2) - 1) < 2e-3 && Math.abs(column(3) - 1) < 2e-3 && Math.abs(column(5) - 1) < 2e-3,
+          'saturation: the single row\'s table, a row per key; raw, scaled and stable softmax each sum to 1', JSON.stringify(row.slice(0, 3)));
   c.check(sat.length && mentions(m.summary, sat[0][1], 2) && mentions(m.summary, sat[sat.length - 1][1], 2) && mentions(m.summary, lnN, 2),
           'saturation summary: the entropy at both ends of the table and ln n', m.summary);
 
@@ -274,10 +309,25 @@ async function scalingViews(c, page, lab) {
   await settle(lab, page);
   m = await readMirror(page);
   c.check(m.summary === '尚未训练：请在面板的控件中开始训练。', 'training, before any step: the summary says so', m.summary);
+  // The panel's Step button, pressed with the keyboard (Enter, then Space).
+  await page.focus('#a11y-controls button[name="train_step"]');
+  await page.keyboard.press('Enter');
+  await settle(lab, page);
+  await page.keyboard.press(' ');
+  await settle(lab, page);
+  m = await readMirror(page);
+  const training = (await lab.state()).scaling.training;
+  c.check(training.steps === 2 && m.summary.startsWith('训练 2 步后') && mentions(m.summary, training.scaled.loss, 4) &&
+          mentions(m.summary, training.unscaled.loss, 4),
+          'training: the Step button takes a step per press; the summary gives both models\' loss (state())',
+          `${m.summary} / ${JSON.stringify({ steps: training.steps, s: training.scaled?.loss, u: training.unscaled?.loss })}`);
+  const maps = m.tables.filter((t) => t.rows.length > 1);
+  c.check(maps.length === 2 && maps.every((t) => values(t).every((row) => Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 2e-3)),
+          'training: both models\' example attention is a table whose rows sum to 1', m.tables.map((t) => t.caption).join(' | '));
 }
 
 async function mirrorTest(c, page, url) {
-  const lab = await openLab(page, url, QUERY);
+  const lab = await openMirror(page, url, QUERY);
   await settle(lab, page);
   const lang = await page.evaluate(() => document.documentElement.lang);
   c.check(lang === 'zh-CN', 'the page\'s language follows the lab\'s (zh-CN)', lang);
@@ -298,6 +348,11 @@ const active = (page) => page.evaluate(() => {
   const a = document.activeElement;
   return a ? (a.name || a.id || a.tagName.toLowerCase()) : '';
 });
+// Tab until the control `name` has the focus (at most `limit` presses); true if it got there.
+async function tabTo(page, name, limit = 20) {
+  for (let i = 0; i < limit && await active(page) !== name; ++i) await page.keyboard.press('Tab');
+  return await active(page) === name;
+}
 const panelShown = (page) => page.evaluate(() => getComputedStyle(document.getElementById('a11y-controls')).position === 'fixed');
 
 async function keyboardTest(c, page, url) {
@@ -307,7 +362,7 @@ async function keyboardTest(c, page, url) {
     for (const type of ['mousedown', 'mouseup', 'mousemove', 'click', 'pointerdown', 'pointermove', 'touchstart', 'wheel'])
       window.addEventListener(type, () => { window.pointerEventsSeen += 1; }, true);
   });
-  const lab = await openLab(page, url, '?lang=zh&d_model=32&heads=4');
+  const lab = await openMirror(page, url, '?lang=zh&d_model=32&heads=4');
   await page.keyboard.press('Tab');
   await settle(lab, page);
   c.check(await active(page) === 'view' && await panelShown(page),
@@ -332,7 +387,7 @@ async function keyboardTest(c, page, url) {
   c.check(composing === '猫坐在' && s.config.text === '猫坐在它很累' && s.tokens.join('') === '猫坐在它很累',
           'typed and composed Chinese reaches the lab (no pinyin while composing)', `${composing} -> ${s.config.text}`);
 
-  await page.keyboard.press('Tab');
+  await tabTo(page, 'heads');
   const heads = s.config.heads;
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
@@ -340,21 +395,24 @@ async function keyboardTest(c, page, url) {
   s = await lab.state();
   c.check(await active(page) === 'heads' && heads === 4 && s.config.heads === 2, 'arrow keys on the heads slider: 4 -> 2 heads',
           `${await active(page)}: ${heads} -> ${s.config.heads}`);
-  await page.keyboard.press('Tab');
+  await tabTo(page, 'mask');
   await page.keyboard.press('ArrowDown');
   await settle(lab, page);
   s = await lab.state();
   c.check(await active(page) === 'mask' && s.config.mask === 'causal', 'ArrowDown on the mask control: causal', JSON.stringify(s.config.mask));
-  await page.keyboard.press('Tab');
+  await tabTo(page, 'head');
   await page.keyboard.press('ArrowDown');
   await settle(lab, page);
   s = await lab.state();
   c.check(await active(page) === 'head' && s.selected_head === 0, 'ArrowDown on the head control: head 0', String(s.selected_head));
   let m = await readMirror(page);
-  c.check(m.controls.map((x) => `${x.role}:${x.name}`).join() ===
-          'combobox:视图,textbox:句子,slider:头数,combobox:掩码,combobox:显示的头,combobox:查询,combobox:语言,combobox:主题',
-          'the controls are labelled in Chinese, in the order of the layout', JSON.stringify(m.controls));
-  for (let i = 0; i < 4 && await active(page) !== 'canvas'; ++i) await page.keyboard.press('Tab');
+  const names = m.controls.map((x) => `${x.role}:${x.name}`);
+  const order = ['combobox:视图', 'textbox:句子', 'combobox:预设', 'slider:d_model', 'slider:头数', 'combobox:缩放', 'combobox:掩码',
+    'combobox:显示的头', 'combobox:查询', 'combobox:语言', 'combobox:主题'];
+  const at = order.map((n) => names.indexOf(n));
+  c.check(at.every((i, k) => i >= 0 && (k === 0 || i > at[k - 1])) && m.controls.every((x) => x.name),
+          'every control has a Chinese label, in the order of the set-up panel', names.join(', '));
+  await tabTo(page, 'canvas');
   await settle(lab, page);
   c.check(await active(page) === 'canvas' && !await panelShown(page), 'Tab reaches the canvas after the last control; the panel hides',
           await active(page));
@@ -412,7 +470,7 @@ async function keyboardTest(c, page, url) {
 
 // ---- 3. narrow and zoomed ---------------------------------------------------------
 async function fitTest(c, page, url, what) {
-  const lab = await openLab(page, url, '?lang=zh');
+  const lab = await openMirror(page, url, '?lang=zh');
   await page.keyboard.press('Tab');
   await settle(lab, page);
   const fit = await page.evaluate(() => {
@@ -440,7 +498,7 @@ const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p
 const rgb = (css) => css.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
 
 async function contrastTest(c, page, url) {
-  const lab = await openLab(page, url, '?lang=zh');
+  const lab = await openMirror(page, url, '?lang=zh');
   for (const theme of ['light', 'dark']) {
     await page.evaluate((t) => window.attentionLab.set({ theme: t }), theme);
     await settle(lab, page);
