@@ -63,18 +63,24 @@
       const button = document.createElement('button');
       button.type = 'button';
       button.name = control.field;
-      button.addEventListener('click', () => press(control.field));
-      return { label: button, name: button, input: button, kind: control.kind };
+      // A button that sends a choice (export: which file) reads it when pressed.
+      button.addEventListener('click', () => {
+        const uses = row.uses && rows.get(row.uses);
+        press(uses ? control.field + ':' + JSON.parse(uses.input.value) : control.field);
+      });
+      const row = { label: button, name: button, input: button, kind: control.kind, uses: control.value };
+      return row;
     }
     const label = document.createElement('label');
     const name = document.createElement('span');
     label.appendChild(name);
     let input;
-    if (control.kind === 'select') {
+    if (control.kind === 'select' || control.kind === 'choice') {
       input = document.createElement('select');
       input.addEventListener('change', () => {
         const value = JSON.parse(input.value);
-        if (value !== '') set(control.field, value);  // '': the presets' name, not a preset
+        // A choice stays in the page (a button sends it); '' names the presets' list, not a preset.
+        if (control.kind === 'select' && value !== '') set(control.field, value);
       });
     } else {
       input = document.createElement('input');
@@ -108,9 +114,10 @@
   function updateRow(row, control) {
     row.name.textContent = control.label;
     const { input } = row;
-    if (control.kind === 'select') {
+    if (control.kind === 'select' || control.kind === 'choice') {
       const options = JSON.stringify(control.options);
       if (options !== row.options) {
+        const picked = input.value;
         row.options = options;
         input.replaceChildren(...control.options.map((o) => {
           const option = document.createElement('option');
@@ -118,8 +125,9 @@
           option.textContent = o.label;
           return option;
         }));
+        if (control.kind === 'choice' && control.options.some((o) => JSON.stringify(o.value) === picked)) input.value = picked;
       }
-      input.value = JSON.stringify(control.value);
+      if (control.kind === 'select') input.value = JSON.stringify(control.value);  // a choice keeps the reader's pick
     } else if (control.kind === 'range' || control.kind === 'number') {
       input.min = control.min;
       input.max = control.max;

@@ -26,10 +26,10 @@ namespace {
 bool key_pressed(ImGuiKey key) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key)); }
 
 // ---- the page's JSON, written by hand ---------------------------------------------
-// nlohmann's builders cost the page's first download 13.5 KB gzipped here
-// (measured), over its 400 KB budget; these few lines write the same text.
-// Strings are UTF-8 (the tokenizer checks the text); the page decodes any
-// stray byte as U+FFFD, so the JSON stays valid.
+// Flat text of strings, numbers and lists: a few lines. (nlohmann's dump
+// aborts a no-exceptions build on a byte that is not UTF-8 unless told to
+// replace it; here the page decodes any stray byte as U+FFFD and the JSON
+// stays valid. The text is checked UTF-8 anyway: the tokenizer.)
 std::string quote(const std::string& text) {
   std::string out = "\"";
   for (const char ch : text) {
@@ -95,13 +95,9 @@ struct Control {
   std::vector<std::pair<std::string, std::string>> options;  // value, label
   std::string min = "null", max = "null";
 
-  // (const char* labels become strings here, not at each of the many call sites: the page's download counts.)
-  Control& option(std::string option_value, const char* option_label) {
-    options.emplace_back(std::move(option_value), option_label);
+  Control& option(std::string option_value, std::string option_label) {
+    options.emplace_back(std::move(option_value), std::move(option_label));
     return *this;
-  }
-  Control& option(std::string option_value, const std::string& option_label) {
-    return option(std::move(option_value), option_label.c_str());
   }
   std::string json() const {
     std::vector<std::string> items;
@@ -113,7 +109,7 @@ struct Control {
 
 using Controls = std::vector<Control>;
 
-// Appends a control (one function, not code at each of the many call sites).
+// Appends a control; value is JSON text.
 Control& add(Controls& controls, const char* field, const char* label, const char* kind, std::string value) {
   Control& c = controls.emplace_back();
   c.field = field;
@@ -135,7 +131,6 @@ void add_ranged(Controls& controls, const char* field, const char* label, const 
   c.max = number(hi);
 }
 
-
 // The explorer's set-up controls in the set-up panel's order, then the head
 // and query its views read.
 void explorer_controls(Controls& controls, const AppState& state) {
@@ -150,7 +145,8 @@ void explorer_controls(Controls& controls, const AppState& state) {
   add_ranged(controls, "heads", tr("setup.heads"), "range", c.heads, 1, kMaxUiHeads);
   if (text) add_ranged(controls, "seed", tr("setup.seed"), "number", double(c.seed), 0, 9007199254740991.0);
   add_ranged(controls, "temperature", tr("setup.temperature"), "number", c.temperature, 0.1, 5);
-  Control& scale = add(controls, "scale", tr("setup.scale"), "select", quote(c.scale.kind == Scale::Kind::None ? "none" : "sqrt"));
+  Control& scale =
+      add(controls, "scale", tr("setup.scale"), "select", quote(c.scale.kind == Scale::Kind::None ? "none" : "sqrt"));
   scale.option(quote("sqrt"), tr("setup.scale.sqrt")).option(quote("none"), tr("setup.scale.none"));
   if (c.scale.kind == Scale::Kind::Value) {  // from a config: shown as the canvas shows it
     char label[32];
@@ -159,7 +155,8 @@ void explorer_controls(Controls& controls, const AppState& state) {
     scale.option(scale.value, label);
   }
   if (text) {
-    Control& projection = add(controls, "projection", tr("setup.projection"), "select", quote(projection_name(c.projection)));
+    Control& projection =
+        add(controls, "projection", tr("setup.projection"), "select", quote(projection_name(c.projection)));
     for (const Projection p : {Projection::Random, Projection::Identity, Projection::Chapter})
       projection.option(quote(projection_name(p)), tr(projection_label_key(p)));
     if (c.projection == Projection::Trained)  // chosen on the canvas, from the scaling lab's model
@@ -179,6 +176,24 @@ void explorer_controls(Controls& controls, const AppState& state) {
   for (int h = 0; h < int(r.attention.heads.size()); ++h) head.option(std::to_string(h), head_title(h));
   Control& query = add(controls, "query", tr("axis.query"), "select", std::to_string(state.selected_query));
   for (int q = 0; q < int(r.tokens.size()); ++q) query.option(std::to_string(q), token_label(r, q));
+}
+
+// The tab bar's Export popup: a file to pick (the page keeps the choice), then
+// the button saves it (a11y_press("export:<file>"), named as request_export
+// names files): the view's PNG, and in the explorer every matrix as CSV or JSON.
+void export_controls(Controls& controls, const AppState& state) {
+  Control& what = add(controls, "export_what", tr("export.button"), "choice", quote("png"));
+  what.option(quote("png"), tr("export.png"));
+  const bool explorer = state.view != View::Chapter && state.view != View::Scaling;
+  if (explorer && state.result)
+    for (const ExportItem& item : export_items(*state.result))
+      for (const char* format : {"csv", "json"}) {
+        std::string label = tr(item.label_key);
+        if (item.head >= 0) label += ", " + head_title(item.head);
+        label += std::string(" (") + tr(format[0] == 'c' ? "export.csv" : "export.json") + ")";
+        what.option(quote(item.id + "." + format), label);
+      }
+  add(controls, "export", tr("export.button"), "button", quote("export_what"));
 }
 
 // The scaling lab's panel and the open panel's controls.
@@ -219,6 +234,8 @@ std::string controls_json(const AppState& state) {
     if (!spec.debug_only || state.debug) view.option(quote(spec.id), tr(spec.label_key));
   if (state.view == View::Scaling) scaling_controls(controls, state.scaling);
   else if (state.view != View::Chapter && state.view != View::Debug) explorer_controls(controls, state);
+  export_controls(controls, state);
+  add(controls, "copy_link", tr("link.copy"), "button", "null");
   Control& language = add(controls, "lang", tr("a11y.lang"), "select", quote(current_language().code));
   for (const Language& l : languages()) language.option(quote(l.code), l.name);
   add(controls, "theme", tr("a11y.theme"), "select", quote(theme_id(state.theme)));
@@ -256,7 +273,9 @@ CursorCell cursor_cell(const AppState& state) {
 
 bool a11y_press(AppState& state, const std::string& action) {
   ScalingLab& lab = state.scaling;
-  if (action == "train_start") lab.running = true;
+  if (action.rfind("export:", 0) == 0) return request_export(state, action.substr(7));
+  if (action == "copy_link") state.copy_link_request = true;
+  else if (action == "train_start") lab.running = true;
   else if (action == "train_pause") lab.running = false;
   else if (action == "train_step") {
     lab.running = false;

@@ -49,7 +49,8 @@ void handle_cell_keys(AppState& state);
 
 // {"lang", "view", "title", "canvas_label", "summary", "tables": [{"caption", "corner", "columns",
 //  "rows": [{"header", "cells"}], "note", "heatmap"}], "controls": [{"field", "label", "kind":
-//  "text"|"select"|"range"|"number"|"button", "value", "options": [{"value", "label"}], "min", "max"}],
+//  "text"|"select"|"range"|"number"|"checkbox"|"choice" (kept by the page)|"button" (value: null, or
+//  the field of the choice it sends: "export:<choice>"), "value", "options": [{"value", "label"}], "min", "max"}],
 //  "cursor": {"heatmap", "query", "key", "text", "moves"} | null}
 std::string a11y_json(const AppState& state);
 
@@ -60,9 +61,9 @@ namespace attn::plot { struct HeatmapCells; }
 namespace attn::ui {
 void a11y_record_heatmap(AppState& state, const HeatmapLayout& entry, const plot::HeatmapCells& cells);
 
-// The training panel's buttons for the page's controls ("train_start",
-// "train_pause", "train_step", "train_reset"), as the canvas's buttons do them.
-// False for an unknown action.
+// The page's buttons, as the canvas's buttons do them: "train_start",
+// "train_pause", "train_step", "train_reset", "copy_link" and "export:<file>"
+// (request_export's names: "png", "weights_head0.csv"). False for an unknown action.
 bool a11y_press(AppState& state, const std::string& action);
 
 // How the mirror prints a weight, score or statistic: as the heatmap's tooltip does.

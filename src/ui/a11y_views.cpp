@@ -42,7 +42,7 @@ std::string head_sentence(const ExplorerResult& r, int head, int q) {
   const Matrix& weights = head < 0 ? r.attention.average_weights : r.attention.heads[std::size_t(head)].weights;
   const int n = int(weights.cols());
   const float* row = weights.data() + std::size_t(q) * std::size_t(n);
-  // The two strongest keys (the first of equals): a loop, not a sort (the page's download counts every byte).
+  // The two strongest keys (the first of equals): a loop; a sort costs the page's download more code.
   int keys[2] = {0, n > 1 ? 1 : 0};
   if (n > 1 && row[1] > row[0]) std::swap(keys[0], keys[1]);
   for (int k = 2; k < n; ++k) {
@@ -137,7 +137,8 @@ void explorer_view(const AppState& state, A11yView& out) {
     sentences.push_back(head_sentence(r, -1, q));
     for (int h = 0; h < heads; ++h) sentences.push_back(head_sentence(r, h, q));
   } else {
-    sentences.push_back(head_sentence(r, head, q));
+    // Steps shows a head's own Q, K, V: head 0 while the average is selected (steps.cpp).
+    sentences.push_back(head_sentence(r, state.view == View::Steps ? std::max(head, 0) : head, q));
   }
   out.summary = join(sentences);
   // The heatmaps view lists the selected heatmap (the others are a Page Up/Down or the head control away).
