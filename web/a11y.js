@@ -2,19 +2,21 @@
 // the open view (src/ui/a11y.hpp builds it from the same results the canvas
 // draws) with its title, a summary, a <table> of each matrix or curve shown,
 // labelled HTML controls (each sets one state field through
-// attentionLab.set()), and a polite live region that reads out the cell under
-// the keyboard's cell cursor (arrow keys on the canvas).
+// attentionLab.set(), or is one of the canvas's buttons: training, export,
+// copy link), and a polite live region that reads out the cell under the
+// keyboard's cell cursor (arrow keys on the canvas).
 //
 // The copy is visually hidden; the controls show as a panel over the foot of
 // the lab while the keyboard is in them (a sighted keyboard reader sees where
 // the focus is). Everything is built with createElement/textContent: the
 // Content-Security-Policy allows no inline HTML or styles.
-// main.js loads it (and it a11y.css) once the lab runs: it is not part of
-// the first download.
+// main.js loads it once the lab runs, and it loads a11y.css: neither is part
+// of the first download.
 (function () {
   'use strict';
   const REFRESH_MS = 120;   // after a frame, the copy follows within this
   const ANNOUNCE_MS = 300;  // the cursor's cell is read at most this often
+  const RECOMPUTE_MS = 1000;  // ... and again when its result changes this soon after the key
 
   const root = document.getElementById('a11y');
   if (!root) return;
@@ -31,6 +33,8 @@
   let lastTables = '';
   let lastFields = '';
   let lastMoves = -1;
+  let lastMoveAt = 0;
+  let lastCursorText = '';
   let lastAnnounce = 0;
   let announceTimer = null;
   const rows = new Map();  // field -> {label, name, input, output, kind, options}
@@ -59,16 +63,16 @@
   }
 
   function makeRow(control) {
-    if (control.kind === 'button') {  // an action (the training panel's buttons), not a field
+    if (control.kind === 'button') {  // an action (src/ui/a11y.hpp: a11y_press), not a field
       const button = document.createElement('button');
       button.type = 'button';
       button.name = control.field;
+      const row = { label: button, name: button, input: button, kind: control.kind, uses: control.value };
       // A button that sends a choice (export: which file) reads it when pressed.
       button.addEventListener('click', () => {
         const uses = row.uses && rows.get(row.uses);
         press(uses ? control.field + ':' + JSON.parse(uses.input.value) : control.field);
       });
-      const row = { label: button, name: button, input: button, kind: control.kind, uses: control.value };
       return row;
     }
     const label = document.createElement('label');
@@ -201,10 +205,18 @@
   }
 
   // The cursor's cell, read once per move but at most every ANNOUNCE_MS
-  // (holding an arrow key repeats faster than anyone can listen).
+  // (holding an arrow key repeats faster than anyone can listen); read again
+  // if its numbers change within RECOMPUTE_MS of the key (Space toggled a
+  // custom mask's cell: the result follows a frame later), not on every
+  // later recompute (typing would chatter).
   function announce(cursor) {
-    if (!cursor || cursor.moves === lastMoves) return;
+    if (!cursor) return;
+    const now = performance.now();
+    const recomputed = cursor.moves === lastMoves && cursor.text !== lastCursorText && now - lastMoveAt < RECOMPUTE_MS;
+    lastCursorText = cursor.text;
+    if (cursor.moves === lastMoves && !recomputed) return;
     const first = lastMoves < 0;
+    if (cursor.moves !== lastMoves) lastMoveAt = now;
     lastMoves = cursor.moves;
     if (first && cursor.moves === 0) return;  // nothing moved yet: nothing to say
     clearTimeout(announceTimer);

@@ -166,8 +166,19 @@ void explorer_controls(Controls& controls, const AppState& state) {
   Control& mask = add(controls, "mask", tr("setup.mask"), "select", quote(mask_name(c.mask)));
   for (const Mask::Kind kind : {Mask::Kind::None, Mask::Kind::Causal, Mask::Kind::Padding})
     mask.option(quote(mask_name(kind)), tr(mask_label_key(kind)));
-  if (c.mask == Mask::Kind::Custom)  // set from the canvas or a config: shown, not offered
-    mask.option(quote(mask_name(c.mask)), tr(mask_label_key(c.mask)));
+  if (c.mask == Mask::Kind::Custom) {  // the mask in use (space on the cell cursor toggles its cells)
+    mask.value = quote(mask_name(c.mask));
+    mask.option(mask.value, tr(mask_label_key(c.mask)));
+  } else if (state.result && state.result->tokens.size() <= std::size_t(A11yTable::kMaxSide)) {
+    // A custom mask starts as every pair allowed: the field's n x n list of 1s.
+    const std::size_t n = state.result->tokens.size();
+    std::string row = "[";
+    for (std::size_t k = 0; k < n; ++k) row += k ? ",1" : "1";
+    row += "]";
+    std::string all = "[";
+    for (std::size_t q = 0; q < n; ++q) all += (q ? "," : "") + row;
+    mask.option(all + "]", tr(mask_label_key(Mask::Kind::Custom)));
+  }
   if (c.mask == Mask::Kind::Padding && text) add_ranged(controls, "pads", tr("setup.pads"), "range", c.pads, 0, 32);
   if (!state.result) return;
   const ExplorerResult& r = *state.result;
@@ -309,8 +320,12 @@ void handle_cell_keys(AppState& state) {
   if (key_pressed(ImGuiKey_End)) k = n - 1;
   if (key_pressed(ImGuiKey_PageUp)) head = head <= -1 ? heads - 1 : head - 1;
   if (key_pressed(ImGuiKey_PageDown)) head = head >= heads - 1 ? -1 : head + 1;
+  // Space toggles the cell in a custom mask, as a click on it does (heatmaps.cpp).
+  const bool toggle = key_pressed(ImGuiKey_Space) && state.config.mask == Mask::Kind::Custom;
+  MaskMatrix& m = state.config.custom_mask;
+  if (toggle && state.error.empty() && m.rows() == n && m.cols() == n) m(q, k) = !m(q, k);
   // Every key press is one announcement, also at an edge (the reader hears where the cursor is).
-  if (!(up || down || left || right || k != state.cursor.key || head != state.selected_head)) return;
+  if (!(up || down || left || right || toggle || k != state.cursor.key || head != state.selected_head)) return;
   state.selected_query = q;
   state.cursor.key = k;
   state.selected_head = head;

@@ -44,7 +44,8 @@ struct CellCursor {
 // While the lab has the keyboard and no text field, slider or popup takes
 // keys: Up/Down move the selected query (the row every explorer view
 // highlights); in the heatmaps view Left/Right, Home/End move the cursor's
-// key and Page Up/Down the head (the average first). app_frame calls it.
+// key, Page Up/Down the head (the average first) and Space toggles the cell
+// of a custom mask. app_frame calls it.
 void handle_cell_keys(AppState& state);
 
 // {"lang", "view", "title", "canvas_label", "summary", "tables": [{"caption", "corner", "columns",

@@ -18,7 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { figure42Reference, stdTolerance } from './fig42_reference.mjs';
-import { Lab, openLab, runBrowserTest } from './lab.mjs';
+import { openLab, runBrowserTest } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2);
 const SENTENCE = '猫坐在垫子上它很累';
@@ -106,8 +106,6 @@ const topKeys = (row) => row.map((w, k) => [w, k]).sort((a, b) => b[0] - a[0] ||
 // ---- 1. every view's copy against compute() ---------------------------------------
 async function explorerViews(c, page, lab) {
   const result = await lab.compute(await lab.config());
-  const s = await lab.state();
-  const q = s.selected_query;
 
   await page.evaluate(() => window.attentionLab.set({ view: 'heatmaps', head: -1, query: 2 }));
   await settle(lab, page);
@@ -143,12 +141,10 @@ async function explorerViews(c, page, lab) {
   m = await readMirror(page);
   const names = await tableNames(page);
   const sources = { steps_scores: result.scores[1], steps_scaled: result.scaled_scores[1], steps_weights: result.weights[1] };
-  const checked = [];
   for (const [name, expected] of Object.entries(sources)) {
     const i = names.indexOf(name);
     diff = i >= 0 ? sameMatrix(m.tables[i], expected) : `no table ${name} in ${names}`;
     c.check(!diff, `steps: the ${name} table is compute()'s (head 1)`, diff);
-    checked.push(name);
   }
   c.check(m.title === '步骤' && names.length >= 7 && m.tables.every((t) => t.caption && t.rows.length === result.tokens.length + 1),
           'steps: every step is a captioned table with a row per token', `${m.title}: ${m.tables.map((t) => t.caption).join(' | ')}`);
@@ -206,8 +202,6 @@ async function explorerViews(c, page, lab) {
   const focused = entropies.indexOf(Math.min(...entropies)), spread = entropies.indexOf(Math.max(...entropies));
   c.check(m.summary.includes(`最集中的是头 ${focused}`) && m.summary.includes(`最分散的是头 ${spread}`) &&
           mentions(m.summary, entropies[focused], 2), 'stats: the summary names the most focused and most spread head', m.summary);
-  void q;
-  void checked;
 }
 
 async function chapterView(c, page, lab) {
@@ -419,10 +413,17 @@ async function keyboardTest(c, page, url) {
   c.check(await active(page) === 'canvas' && !await panelShown(page), 'Tab reaches the canvas after the last control; the panel hides',
           await active(page));
 
-  // The cell cursor: ImGui reads keys once a frame, so each is held across frames (chord).
-  await lab.chord('ArrowDown');
-  await lab.chord('ArrowDown');
-  await lab.chord('ArrowRight');
+  // The cell cursor. ImGui reads keys once a frame: each key is held for one
+  // frame (held longer on a loaded machine, ImGui's key repeat would move twice).
+  const tap = async (key) => {
+    await page.keyboard.down(key);
+    await lab.frames(1);
+    await page.keyboard.up(key);
+    await lab.frames(2);
+  };
+  await tap('ArrowDown');
+  await tap('ArrowDown');
+  await tap('ArrowRight');
   await page.waitForTimeout(500);
   s = await lab.state();
   let result = await lab.compute(await lab.config());
@@ -436,12 +437,12 @@ async function keyboardTest(c, page, url) {
           JSON.stringify({ q: s.selected_query, cursor: s.cursor }));
   c.check(says(m.live, 0, 2, 1), 'the live region reads head, query, key, raw and scaled score and weight (compute())',
           `${m.live} / raw ${fmt(result.scores[0][2][1])} scaled ${fmt(result.scaled_scores[0][2][1])} w ${fmt(result.weights[0][2][1])}`);
-  await lab.chord('ArrowRight');
-  await lab.chord('ArrowRight');
+  await tap('ArrowRight');
+  await tap('ArrowRight');
   await page.waitForTimeout(500);
   m = await readMirror(page);
   c.check(says(m.live, 0, 2, 3) && m.live.includes('已掩码'), 'a masked cell (causal, key after the query) is read as masked', m.live);
-  await lab.chord('PageDown');
+  await tap('PageDown');
   await page.waitForTimeout(500);
   s = await lab.state();
   m = await readMirror(page);
@@ -474,6 +475,23 @@ async function keyboardTest(c, page, url) {
   const saved = await download.path().then((p) => readFile(p, 'utf8'));
   c.check(download.suggestedFilename() === 'tokens_causal.csv' && saved.trim().split('\n').length === 7 && saved.includes('累'),
           'the export control saves the picked file (tokens, CSV) with the keyboard', `${download.suggestedFilename()}: ${saved.slice(0, 80)}`);
+  // A custom mask with the keyboard: pick it (every pair allowed), then Space on the cursor's cell masks it.
+  for (let i = 0; i < 20 && await active(page) !== 'mask'; ++i) await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('ArrowDown');  // padding
+  await page.keyboard.press('ArrowDown');  // custom
+  await settle(lab, page);
+  const custom = (await lab.config()).mask;
+  await tabTo(page, 'canvas', 30);
+  await tap(' ');
+  await page.waitForTimeout(500);
+  const toggled = await lab.config();
+  result = await lab.compute(toggled);
+  m = await readMirror(page);
+  c.check(Array.isArray(custom) && custom.flat().every((v) => v === 1) && toggled.mask[2][3] === 0 &&
+          toggled.mask.flat().filter((v) => v === 0).length === 1 && result.weights[1][2][3] === 0 && says(m.live, 1, 2, 3) &&
+          m.live.includes('已掩码'),
+          'the mask control offers a custom mask (all allowed); Space on the cursor masks its cell, and it is read as masked',
+          `${JSON.stringify(toggled.mask)} / ${m.live}`);
   result = await page.evaluate(() => window.pointerEventsSeen);
   c.check(result === 0, 'no mouse, pointer, touch or wheel event was used', String(result));
 }
