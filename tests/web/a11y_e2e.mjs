@@ -543,7 +543,7 @@ async function contrastTest(c, page, url) {
                focus: cs(select).outlineColor, canvasFocus: null };
     });
     const pairs = [['label text on the panel', colours.text, colours.panel, 4.5], ['field text on the field', colours.fieldText, colours.field, 4.5],
-      ['field border on the panel', colours.fieldBorder, colours.panel, 3], ['panel border on the page', colours.border, colours.panel, 3],
+      ['field border on the panel', colours.fieldBorder, colours.panel, 3], ['panel border against the panel', colours.border, colours.panel, 3],
       ['focus ring on the panel', colours.focus, colours.panel, 3]];
     for (const [what, fg, bg, min] of pairs) {
       const ratio = contrast(rgb(fg), rgb(bg));
