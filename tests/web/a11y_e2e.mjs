@@ -510,6 +510,16 @@ async function fitTest(c, page, url, what) {
   });
   c.check(fit.left >= 0 && fit.right <= fit.width && fit.overflowX <= 0 && fit.widest <= fit.width && fit.top >= 0,
           `${what}: the keyboard panel fits the width (nothing cut off)`, JSON.stringify(fit));
+  // The lab stays drawn above the panel (a scrolling panel once blanked the canvas).
+  const png = await lab.screenshot();
+  const colours = new Set();
+  const scale = png.width / fit.width;
+  for (let y = 0; y < Math.floor(fit.top * scale); y += 3)
+    for (let x = 0; x < png.width; x += 3) {
+      const i = (y * png.width + x) * 4;
+      colours.add((png.data[i] >> 4) * 256 + (png.data[i + 1] >> 4) * 16 + (png.data[i + 2] >> 4));
+    }
+  c.check(colours.size >= 16, `${what}: above the panel the lab is still drawn (${colours.size} colours)`);
   await page.screenshot({ path: join(artefactsDir, `a11y_${what}_panel.png`) });
   await page.keyboard.press('Escape');
   const layout = await lab.layout();
