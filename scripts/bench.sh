@@ -27,7 +27,7 @@ NATIVE="$(realpath -m "${BENCH_NATIVE_BUILD:-build/native}")"
 WASM="$(realpath -m "${BENCH_WASM_BUILD:-build/wasm}")"
 OUT="$(realpath -m "${BENCH_OUT:-build/bench}")"
 JOBS="${JOBS:-2}"
-export NODE_PATH=/usr/share/nodejs  # Emscripten 3.1.6 needs acorn from Debian's node modules
+source "$ROOT/scripts/build_env.sh"  # NODE_PATH for emcc, the compiler cache
 
 # ---- what the benchmark needs beyond the project's set-up ---------------------
 "$ROOT/scripts/setup.sh" >&2

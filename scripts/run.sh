@@ -26,7 +26,7 @@ while (($#)); do
 done
 
 "$ROOT/scripts/setup.sh"
-export NODE_PATH=/usr/share/nodejs
+source "$ROOT/scripts/build_env.sh"  # NODE_PATH for emcc, the compiler cache
 
 if ((DESKTOP)); then
   cmake --preset native >/dev/null

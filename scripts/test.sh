@@ -16,7 +16,7 @@ JOBS="${JOBS:-2}"
 PRESETS="${PRESETS:-native asan fuzz wasm}"
 
 "$ROOT/scripts/setup.sh" || { echo "setup failed" >&2; exit 1; }
-export NODE_PATH=/usr/share/nodejs  # Emscripten 3.1.6 needs acorn from Debian's node modules
+source "$ROOT/scripts/build_env.sh"  # NODE_PATH for emcc, the compiler cache
 
 build() {  # build PRESET
   cmake --preset "$1" >/dev/null || return 1

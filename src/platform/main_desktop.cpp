@@ -26,6 +26,7 @@
 #include "gfx/gl.hpp"
 #include "gfx/screenshot.hpp"
 #include "platform/export_png.hpp"
+#include "platform/input_queue.hpp"
 #include "platform/native_memory.hpp"
 #include "platform/ui_scale.hpp"
 #include "ui/app.hpp"
@@ -222,6 +223,8 @@ int main(int argc, char** argv) {
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini: every run starts the same
   ImGui_ImplGlfw_InitForOpenGL(window, true);
+  glfwSetKeyCallback(window, attn::platform::input_queue_key_callback);  // quick taps are not lost
+  glfwSetCharCallback(window, attn::platform::input_queue_char_callback);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   float content_scale = 1.0f, unused = 1.0f;
   glfwGetWindowContentScale(window, &content_scale, &unused);
@@ -235,6 +238,7 @@ int main(int argc, char** argv) {
   for (int frame = 1; !glfwWindowShouldClose(window); ++frame) {
     glfwPollEvents();
     attn::platform::update_fonts(state);  // between frames: the atlas follows the characters in use
+    attn::platform::feed_input_queue(ImGui::GetIO());  // at most one change per key a frame (input_queue.hpp)
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     // Batch runs must not depend on where the X pointer happens to be.

@@ -29,6 +29,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include "gfx/gl.hpp"
+#include "platform/input_queue.hpp"
 #include "platform/ui_scale.hpp"
 #include "platform/web_app.hpp"
 #include "platform/web_download.hpp"
@@ -184,6 +185,7 @@ void frame() {
   sync_canvas_size(app);
   glfwPollEvents();
   update_fonts(app.state);  // between frames: the atlas follows the characters in use (fonts.hpp)
+  feed_input_queue(ImGui::GetIO(), insert_page_text);  // at most one change per key a frame
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
@@ -223,6 +225,8 @@ int main() {
   ImGui_ImplGlfw_InitForOpenGL(app.window, true);
   ImGui_ImplOpenGL3_Init("#version 300 es");
   glfwSetScrollCallback(app.window, nullptr);  // replaced by on_wheel
+  glfwSetKeyCallback(app.window, input_queue_key_callback);  // quick taps are not lost (input_queue.hpp)
+  glfwSetCharCallback(app.window, input_queue_char_callback);
   emscripten_set_wheel_callback(kCanvas, &app, EM_FALSE, on_wheel);
   emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, &app, EM_FALSE, on_resize);
   install_web_text_input();  // IME, insertText, paste, clipboard (web/text_input.js)
@@ -267,10 +271,10 @@ extern "C" EMSCRIPTEN_KEEPALIVE void attn_gl_restored() {
 
 // One frame, drawn by web/main.js's scheduler on input, on a host page's
 // message, or while the last frame returned 1: the lab has work of its own
-// (training, curves, a retraining; ui::app_busy). An idle or hidden page draws
-// nothing.
+// (training, curves, a retraining; ui::app_busy) or keys still queued for
+// later frames (input_queue.hpp). An idle or hidden page draws nothing.
 extern "C" EMSCRIPTEN_KEEPALIVE int attn_frame() {
   using namespace attn::platform;
   frame();
-  return attn::ui::app_busy(web_app().state) || ImGui::IsAnyItemActive() ? 1 : 0;
+  return attn::ui::app_busy(web_app().state) || ImGui::IsAnyItemActive() || input_queue_pending() ? 1 : 0;
 }

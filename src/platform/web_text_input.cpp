@@ -7,8 +7,8 @@
 // active InputText sets during the frame) and tells JavaScript when either
 // changes.
 //
-// Text from the page goes into ImGui's character queue at once, in order with
-// the characters GLFW delivers from keypress events. But ImGui 1.86 drops
+// Text from the page goes through the input queue (input_queue.hpp), in order
+// with the keys and the characters GLFW delivers from keypress events. But ImGui 1.86 drops
 // characters while Ctrl is held (so Ctrl+letter types nothing), which would
 // drop the text of a Ctrl+V paste event: text that arrives while Ctrl is down
 // waits in `pending`, ImGui's own Ctrl+V takes it through GetClipboardTextFn
@@ -23,6 +23,7 @@
 #include <imgui_internal.h>
 
 #include "core/tokenizer.hpp"
+#include "platform/input_queue.hpp"
 #include "platform/web_app.hpp"
 
 namespace attn::platform {
@@ -98,6 +99,12 @@ void after_widgets(ImGuiContext* ctx, ImGuiContextHook*) {
 
 }  // namespace
 
+void insert_page_text(ImGuiIO& io, const std::string& utf8) {
+  TextInput& input = text_input();
+  if (input.pending.empty() && !chars_ignored(io)) io.AddInputCharactersUTF8(utf8.c_str());
+  else input.pending += utf8;
+}
+
 void install_web_text_input() {
   ImGuiIO& io = ImGui::GetIO();
   io.GetClipboardTextFn = get_clipboard;
@@ -123,7 +130,8 @@ void install_web_text_input() {
 extern "C" {
 
 // Text from the page (an input method's result, insertText, paste), UTF-8;
-// ImGui inserts it into the active field on the next frame (see `pending`).
+// it takes its turn in the input queue, then ImGui inserts it into the active
+// field (see `pending`).
 EMSCRIPTEN_KEEPALIVE void attn_text_input_insert(const char* utf8) {
   if (!utf8) return;
   // text_input.js passes only valid UTF-16 (web/utf16.js), which encodes to
@@ -132,10 +140,7 @@ EMSCRIPTEN_KEEPALIVE void attn_text_input_insert(const char* utf8) {
     attn::platform::web_app().state.notices.push_back("typed text: " + why + "; nothing was inserted");
     return;
   }
-  auto& input = attn::platform::text_input();
-  ImGuiIO& io = ImGui::GetIO();
-  if (input.pending.empty() && !attn::platform::chars_ignored(io)) io.AddInputCharactersUTF8(utf8);
-  else input.pending += utf8;
+  attn::platform::queue_text(utf8);
 }
 
 // What ImGui's Ctrl+C would copy from the active field right now: the

@@ -1,0 +1,16 @@
+# Sourced by scripts/run.sh, test.sh and bench.sh: the environment every build here needs.
+#  - Emscripten 3.1.6 (Debian) runs on the machine's Node, which does not search
+#    Debian's node modules: emcc needs acorn from /usr/share/nodejs.
+#  - Debian's ccache caches every compile in ~/.cache/ccache, so a clean clone
+#    (CI clones main afresh on the developer's machine) rebuilds its four trees
+#    from the cache. Paths under the checkout are hashed relative to it
+#    (CCACHE_BASEDIR, CCACHE_NOHASHDIR), so a clone in another folder hits too;
+#    __FILE__ differs between clones only in messages (file_macro sloppiness).
+#    emcc calls clang through EM_COMPILER_WRAPPER (the native trees' launcher
+#    is set in CMakeLists.txt).
+export NODE_PATH=/usr/share/nodejs
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=1
+  export CCACHE_SLOPPINESS=file_macro,time_macros,include_file_mtime,include_file_ctime,system_headers
+  export EM_COMPILER_WRAPPER=ccache
+fi
