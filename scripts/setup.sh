@@ -24,7 +24,7 @@ log() { printf '[setup] %s\n' "$*"; }
 # tests/setup/check_commands.py fails when a new one is not covered.
 PACKAGES=(
   build-essential cmake ninja-build pkg-config   # native build (g++, make, ninja)
-  clang-14 libclang-rt-14-dev                    # the fuzz preset: libFuzzer (tests/fuzz)
+  clang-14 libclang-rt-14-dev                    # the asan preset: ASan, UBSan, libFuzzer (tests/fuzz)
   clang-tidy-14                                  # static checks (tests/static, .clang-tidy)
   emscripten binaryen                            # the wasm build (emcc runs on node)
   libeigen3-dev libglfw3-dev libgl-dev doctest-dev libstb-dev nlohmann-json3-dev

@@ -38,12 +38,13 @@
 // field is edited; when ImGui stops editing, the textarea is blurred so page
 // keys work again; when the page moves focus to another element, ImGui stops
 // editing (attn_text_input_deactivate).
-// Limits: Dear ImGui 1.86 samples keys once per frame, so a key and text that
-// arrive within one frame may apply out of order; with 16-bit ImWchar,
-// characters beyond U+FFFF arrive as U+FFFD; its shortcuts are Ctrl+key (no
-// ConfigMacOSXBehaviors), so on a Mac Cmd+C/Cmd+V work (copy/paste events)
-// but Cmd+A/X/Z do not select, cut or undo; the focus moves from a frame,
-// not a tap, so phones may not open their on-screen keyboard.
+// Order: keys, characters and this file's text reach ImGui through one queue
+// (src/platform/input_queue.hpp), a frame's share at a time, so a quick tap
+// acts once and text never overtakes a key.
+// On a Mac the shortcuts are Cmd+key (ImGui's ConfigMacOSXBehaviors, main_web.cpp).
+// Limits: Firefox on a Mac reports Cmd as keyCode 224, which Emscripten's GLFW
+// drops, so there only Cmd+C/V work (copy/paste events); the focus moves from
+// a frame, not a tap, so phones may not open their on-screen keyboard.
 (function () {
   'use strict';
   const area = document.createElement('textarea');

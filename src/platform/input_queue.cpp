@@ -2,8 +2,8 @@
 #include "platform/input_queue.hpp"
 
 #include <bitset>
-#include <deque>
 #include <utility>
+#include <vector>
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -13,14 +13,14 @@ namespace {
 
 struct InputEvent {
   enum class Kind { Key, Char, Text } kind;
-  int key = 0;              // Key: GLFW code, which is the io.KeysDown index in ImGui's GLFW backend
-  bool down = false;        // Key: pressed (true) or released
-  unsigned int codepoint = 0;  // Char
-  std::string text;         // Text: UTF-8
+  bool down = false;       // Key: pressed (true) or released
+  unsigned int code = 0;   // Key: GLFW code (the io.KeysDown index in ImGui's GLFW backend); Char: code point
+  std::string text;        // Text: UTF-8
 };
 
-std::deque<InputEvent>& events() {
-  static std::deque<InputEvent> queue;
+// A few events at a time (a frame's worth of typing): a vector, consumed from the front.
+std::vector<InputEvent>& events() {
+  static std::vector<InputEvent> queue;
   return queue;
 }
 
@@ -57,55 +57,53 @@ KeyRole key_role(int key, const ImGuiIO& io) {
 
 void queue_key(int glfw_key, bool down) {
   if (glfw_key < 0 || glfw_key >= kKeyCount) return;  // GLFW_KEY_UNKNOWN, or a code ImGui has no slot for
-  InputEvent event{InputEvent::Kind::Key};
-  event.key = glfw_key;
-  event.down = down;
-  events().push_back(std::move(event));
+  events().push_back({InputEvent::Kind::Key, down, unsigned(glfw_key), {}});
 }
 
 void queue_char(unsigned int codepoint) {
-  InputEvent event{InputEvent::Kind::Char};
-  event.codepoint = codepoint;
-  events().push_back(std::move(event));
+  events().push_back({InputEvent::Kind::Char, false, codepoint, {}});
 }
 
 void queue_text(std::string utf8) {
   if (utf8.empty()) return;
-  InputEvent event{InputEvent::Kind::Text};
-  event.text = std::move(utf8);
-  events().push_back(std::move(event));
+  events().push_back({InputEvent::Kind::Text, false, 0, std::move(utf8)});
 }
 
 void feed_input_queue(ImGuiIO& io, TextSink insert_text) {
-  std::deque<InputEvent>& queue = events();
+  std::vector<InputEvent>& queue = events();
   std::bitset<kKeyCount> changed;  // keys other than KeyRole::Types changed this frame
   bool key_acted = false;          // a key that acts changed this frame: it read the modifiers
   bool typed = false;              // text went in this frame
-  while (!queue.empty()) {
-    InputEvent& event = queue.front();
+  size_t fed = 0;
+  for (; fed < queue.size(); ++fed) {
+    const InputEvent& event = queue[fed];
     if (event.kind == InputEvent::Kind::Key) {
-      const KeyRole role = key_role(event.key, io);
-      if (role != KeyRole::Types && changed[size_t(event.key)]) break;
+      const int key = int(event.code);
+      const KeyRole role = key_role(key, io);
+      if (role != KeyRole::Types && changed[event.code]) break;
       if (role == KeyRole::Shift && key_acted) break;
       if (role == KeyRole::Acts && typed) break;
-      io.KeysDown[event.key] = event.down;
+      io.KeysDown[key] = event.down;
       update_modifiers(io);
-      if (role != KeyRole::Types) changed.set(size_t(event.key));
+      if (role != KeyRole::Types) changed.set(event.code);
       if (role == KeyRole::Acts) key_acted = true;
     } else {
       if (key_acted) break;
-      if (event.kind == InputEvent::Kind::Char) io.AddInputCharacter(event.codepoint);
+      if (event.kind == InputEvent::Kind::Char) io.AddInputCharacter(event.code);
       else if (insert_text) insert_text(io, event.text);
       else io.AddInputCharactersUTF8(event.text.c_str());
       typed = true;
     }
-    queue.pop_front();
   }
+  queue.erase(queue.begin(), queue.begin() + std::ptrdiff_t(fed));
 }
 
 bool input_queue_pending() { return !events().empty(); }
 
 void input_queue_key_callback(GLFWwindow*, int key, int, int action, int) {
+  // Emscripten's GLFW names the right Cmd key of a Mac (DOM keyCode 93) the
+  // Menu key; it is a Super key to ImGui's Mac shortcuts.
+  if (key == GLFW_KEY_MENU && ImGui::GetIO().ConfigMacOSXBehaviors) key = GLFW_KEY_RIGHT_SUPER;
   if (action == GLFW_PRESS || action == GLFW_RELEASE) queue_key(key, action == GLFW_PRESS);
 }
 

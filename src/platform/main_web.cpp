@@ -222,6 +222,10 @@ int main() {
 
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no localStorage/FS use; every load starts the same
+  // On a Mac, iPhone or iPad the shortcuts are Cmd+key and words move with
+  // Option, as in every other text field there (input_queue.cpp maps the right Cmd).
+  ImGui::GetIO().ConfigMacOSXBehaviors =
+      EM_ASM_INT({ return /Mac|iPhone|iPad|iPod/.test(navigator.platform) ? 1 : 0; }) != 0;
   ImGui_ImplGlfw_InitForOpenGL(app.window, true);
   ImGui_ImplOpenGL3_Init("#version 300 es");
   glfwSetScrollCallback(app.window, nullptr);  // replaced by on_wheel

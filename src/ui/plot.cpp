@@ -947,9 +947,12 @@ HeatmapCells hover_readout(const HeatmapWidget& hm, const HeatmapGeometry& g, co
   const HeatmapSpec& spec = hm.spec;
   const ImGuiIO& io = ImGui::GetIO();
   const ImVec2 mouse = io.MousePos;
-  const int mouse_x_px = int(std::floor(mouse.x * hm.scale)), mouse_y_px = int(std::floor(mouse.y * hm.scale));
   HeatmapCells out{g.x_px, g.y_px, g.w_px, g.h_px, g.row0, g.col0, g.rows, g.cols};
-  if (!(hovered && mouse_x_px >= g.x_px && mouse_x_px < g.x_px + g.w_px && mouse_y_px >= g.y_px &&
+  // No mouse (-FLT_MAX: a batch run, a touch lifted) is over no cell; converting
+  // it to int would be undefined behaviour (clang's UBSan: float-cast-overflow).
+  if (!hovered || !ImGui::IsMousePosValid(&mouse)) return out;
+  const int mouse_x_px = int(std::floor(mouse.x * hm.scale)), mouse_y_px = int(std::floor(mouse.y * hm.scale));
+  if (!(mouse_x_px >= g.x_px && mouse_x_px < g.x_px + g.w_px && mouse_y_px >= g.y_px &&
         mouse_y_px < g.y_px + g.h_px))
     return out;
   const int c = (mouse_x_px - g.x_px) / g.cell_px, r = (mouse_y_px - g.y_px) / g.cell_px;

@@ -195,7 +195,13 @@ TEST_CASE("a big recompute is spread over frames: the last result stays, the pro
   }
   CHECK(frames > 2);
   MESSAGE("512 tokens x 16 heads, d_model 512: " << frames << " frames, the longest " << longest << " ms");
-  CHECK(longest < 40);  // 8 ms a frame and one piece over it, with room for a slow machine
+  // 8 ms a frame and one piece over it, with room for a slow machine; under
+  // ASan + UBSan every piece takes about three times as long.
+#ifdef ATTN_SANITIZED
+  CHECK(longest < 160);
+#else
+  CHECK(longest < 40);
+#endif
   REQUIRE(state.result);
   CHECK(same_config(state.result->config, state.config));
   const ExplorerResult direct = run_explorer(state.config);

@@ -18,7 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { figure42Reference, stdTolerance } from './fig42_reference.mjs';
-import { openLab, runBrowserTest } from './lab.mjs';
+import { openLab, runBrowserTest, sameMatrix, values } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2);
 const SENTENCE = '猫坐在垫子上它很累';
@@ -83,18 +83,6 @@ async function settle(lab, page) {
   await page.waitForTimeout(250);
 }
 
-// A table's numbers (rows after the header row, cells after the row header).
-const values = (table) => table.rows.slice(1).map((r) => r.slice(1).map(Number));
-function sameMatrix(table, expected, tolerance = 0.5e-4 + 1e-7) {
-  const got = values(table);
-  if (got.length !== expected.length) return `rows ${got.length} != ${expected.length}`;
-  for (let i = 0; i < got.length; ++i) {
-    if (got[i].length !== expected[i].length) return `row ${i}: ${got[i].length} cells != ${expected[i].length}`;
-    for (let j = 0; j < got[i].length; ++j)
-      if (!(Math.abs(got[i][j] - expected[i][j]) <= tolerance)) return `cell ${i},${j}: ${got[i][j]} != ${expected[i][j]}`;
-  }
-  return '';
-}
 // `value` printed with `decimals` somewhere in the text.
 function mentions(text, value, decimals) {
   const numbers = (text.match(/-?\d+\.\d+/g) ?? []).filter((s) => s.split('.')[1].length === decimals).map(Number);

@@ -90,6 +90,33 @@ export class Lab {
   async screenshot() { return PNG.sync.read(await this.page.screenshot({ type: 'png' })); }
 }
 
+// A real key press, optionally with modifiers held. Dear ImGui 1.86 samples
+// keys once a frame and repeats a key held past 0.275 s; SwiftShader frames
+// take ~150 ms here, so the key is held for one frame only (lab.chord holds
+// it for two, which can make a second Backspace or a second Ctrl+X).
+export async function press(lab, key, ...modifiers) {
+  for (const m of modifiers) await lab.page.keyboard.down(m);
+  if (modifiers.length) await lab.frames(1);
+  await lab.page.keyboard.down(key);
+  await lab.frames(1);
+  await lab.page.keyboard.up(key);
+  for (const m of [...modifiers].reverse()) await lab.page.keyboard.up(m);
+  await lab.frames(2);
+}
+
+// A table's numbers (rows after the header row, cells after the row header).
+export const values = (table) => table.rows.slice(1).map((r) => r.slice(1).map(Number));
+export function sameMatrix(table, expected, tolerance = 0.5e-4 + 1e-7) {
+  const got = values(table);
+  if (got.length !== expected.length) return `rows ${got.length} != ${expected.length}`;
+  for (let i = 0; i < got.length; ++i) {
+    if (got[i].length !== expected[i].length) return `row ${i}: ${got[i].length} cells != ${expected[i].length}`;
+    for (let j = 0; j < got[i].length; ++j)
+      if (!(Math.abs(got[i][j] - expected[i][j]) <= tolerance)) return `cell ${i},${j}: ${got[i][j]} != ${expected[i][j]}`;
+  }
+  return '';
+}
+
 // Opens the lab (url + query), waits until it runs and lets it settle a few frames.
 // Mouse down inside slider `name` at `from` (fraction of its width), move to `to`
 // in `steps` moves with `framesPerStep` frames each, release, then wait `settleFrames`.

@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 
 import { DIFFERENT, REFERENCE_SENTENCE, inkDistance, rowLabelInk } from './fonts_e2e.mjs';
-import { Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
+import { Lab, READY_TIMEOUT_MS, press, runBrowserTest } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!webDir || !artefactsDir) {
@@ -30,20 +30,6 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const inspect = (page) => page.evaluate(() => window.attentionLabTextInput.inspect());
 const clipboardText = (page) => page.evaluate(() => navigator.clipboard.readText());
 const setClipboardText = (page, text) => page.evaluate((t) => navigator.clipboard.writeText(t), text);
-
-// A real key press, optionally with modifiers held. Dear ImGui 1.86 samples
-// keys once a frame and repeats a key held past 0.275 s; SwiftShader frames
-// take ~150 ms here, so the key is held for one frame only (lab.chord holds
-// it for two, which can make a second Backspace or a second Ctrl+X).
-async function press(lab, key, ...modifiers) {
-  for (const m of modifiers) await lab.page.keyboard.down(m);
-  if (modifiers.length) await lab.frames(1);
-  await lab.page.keyboard.down(key);
-  await lab.frames(1);
-  await lab.page.keyboard.up(key);
-  for (const m of [...modifiers].reverse()) await lab.page.keyboard.up(m);
-  await lab.frames(2);
-}
 
 // Click the Sentence box, select all, Backspace: the box is empty and active.
 async function clearBox(c, lab, what) {

@@ -1,8 +1,11 @@
-// The URL is the state: 50 random states, set through attentionLab.set() on
-// one page, come back from the address bar (history.replaceState) and load
-// in a fresh page with identical compute(currentConfig()) numbers, the same
-// state fields and identical heatmap pixels. "Copy link" (a real click) puts
-// that URL on the clipboard. Bad URL values show a notice and are named.
+// The URL is the state: 16 states, set through attentionLab.set() on one
+// page, come back from the address bar (history.replaceState) and load in a
+// fresh page with identical compute(currentConfig()) numbers, the same state
+// fields and identical heatmap pixels. The states are a covering design, not
+// a random draw: every value of every field below appears in at least one
+// state (checked), in combinations a seeded shuffle varies. "Copy link" (a
+// real click) puts that URL on the clipboard. Bad URL values show a notice
+// and are named.
 // usage: node url_e2e.mjs <web build dir> <artefacts dir>
 import { PNG } from 'pngjs';
 
@@ -20,22 +23,27 @@ function rng(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const TEXTS = ['The cat sat on the mat', '我爱自然语言处理', 'a b c d e f', '猫坐在垫子上。It sat.', 'x & y = z?'];
-function randomState(r) {
-  const pick = (list) => list[Math.floor(r() * list.length)];
-  const text = pick(TEXTS);
-  const s = { text, d_model: pick([8, 16, 32]), heads: pick([1, 2, 4]), seed: Math.floor(r() * 1e6),
-    projection: pick(['random', 'identity']), positions: r() < 0.5, temperature: pick([1, 0.5, 2.5]),
-    scale: pick(['sqrt', 'none', 0.25]), view: pick(['heatmaps', 'focus', 'steps', 'lines', 'stats']),
-    head: pick([-1, 0]), query: Math.floor(r() * 3), theme: pick(['light', 'dark']) };
-  const kind = Math.floor(r() * 4);
-  if (kind === 1) s.mask = 'causal';
-  if (kind === 2) s.mask = { pad: 1 + Math.floor(r() * 3) };
-  if (kind === 3) {
-    // A custom mask needs the token count: the page tells (state().tokens after the text is set).
-    s.mask = 'custom';
+const ROUNDS = 16;
+// Each field's values; 'custom' masks get their cells once the token count is known.
+const FIELDS = {
+  text: ['The cat sat on the mat', '我爱自然语言处理', 'a b c d e f', '猫坐在垫子上。It sat.', 'x & y = z?'],
+  d_model: [8, 16, 32], heads: [1, 2, 4], projection: ['random', 'identity'], positions: [false, true],
+  temperature: [1, 0.5, 2.5], scale: ['sqrt', 'none', 0.25],
+  view: ['heatmaps', 'focus', 'steps', 'lines', 'stats', 'chapter', 'scaling'], head: [-1, 0], query: [0, 1, 2],
+  theme: ['light', 'dark'], lang: ['en', 'zh'], panel: ['fig42', 'saturation', 'training'], dk: [1, 64, 512],
+  mask: ['none', 'causal', 'pad', 'custom'],
+};
+// Round i takes value (i + offset) mod n of each field's shuffled list: every
+// value is used within the first n rounds, and the offsets mix the combinations.
+function coveringStates(r) {
+  const states = Array.from({ length: ROUNDS }, () => ({ seed: Math.floor(r() * 1e6) }));
+  for (const [field, values] of Object.entries(FIELDS)) {
+    const order = [...values].sort(() => r() - 0.5);
+    const offset = Math.floor(r() * order.length);
+    states.forEach((s, i) => { s[field] = order[(i + offset) % order.length]; });
   }
-  return s;
+  for (const s of states) if (s.mask === 'pad') s.mask = { pad: 1 + Math.floor(r() * 3) };
+  return states;
 }
 
 async function ready(page) {
@@ -66,10 +74,11 @@ process.exit(await runBrowserTest({
     const lab = new Lab(page);
     const fresh = await page.context().newPage();
     const freshLab = new Lab(fresh);
-    const r = rng(20261130);
+    const states = coveringStates(rng(20261130));
+    const seen = Object.fromEntries(Object.keys(FIELDS).map((f) => [f, new Set()]));
     let mismatches = 0, pixelMismatches = 0, rounds = 0;
-    for (let i = 0; i < 50; ++i) {
-      const state = randomState(r);
+    for (const [i, state] of states.entries()) {
+      for (const f of Object.keys(FIELDS)) seen[f].add(typeof state[f] === 'object' ? 'pad' : state[f]);
       if (state.mask === 'custom') {
         await page.evaluate((t) => window.attentionLab.set({ text: t, mask: 'none' }), state.text);
         const n = (await lab.state()).tokens.length;
@@ -101,8 +110,13 @@ process.exit(await runBrowserTest({
       }
       ++rounds;
     }
-    c.check(rounds === 50 && mismatches === 0, `50 random states -> URL -> fresh page: the same fields and compute() numbers (${mismatches} differ)`);
-    c.check(rounds === 50 && pixelMismatches === 0, `... and the same heatmap pixels (${pixelMismatches} differ)`);
+    const uncovered = Object.entries(FIELDS).flatMap(([f, values]) =>
+      values.filter((v) => !seen[f].has(v)).map((v) => `${f}=${JSON.stringify(v)}`));
+    c.check(uncovered.length === 0, `the ${ROUNDS} states use every value of every field (${Object.keys(FIELDS).length} fields)`,
+            uncovered.join(', '));
+    c.check(rounds === ROUNDS && mismatches === 0,
+            `${ROUNDS} states -> URL -> fresh page: the same fields and compute() numbers (${mismatches} differ)`);
+    c.check(rounds === ROUNDS && pixelMismatches === 0, `... and the same heatmap pixels (${pixelMismatches} differ)`);
     await fresh.close();
 
     // "Copy link": a real click copies the URL of this state.

@@ -261,7 +261,9 @@ float softmax_row(const HeadArgs& h, int i, float* s) {
   const F factor = Simd::set1(h.factor);
   F vmax = Simd::set1(-kInf);
   for (int j = 0; j < full; j += W)
-    max_chunk<Keep>(s + j, allowed ? allowed + j : nullptr, raw + j, scaled + j, factor, vmax);
+    // raw and scaled are null unless Keep: no offset on a null pointer (UB; clang's UBSan).
+    max_chunk<Keep>(s + j, allowed ? allowed + j : nullptr, Keep ? raw + j : nullptr, Keep ? scaled + j : nullptr,
+                    factor, vmax);
   if (tail) {
     max_chunk<Keep>(t_s, t_allowed, t_raw, t_scaled, factor, vmax);
     for (int c = 0; c < tail; ++c) {
