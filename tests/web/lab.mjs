@@ -59,12 +59,14 @@ export class Lab {
   async click(name) {
     await this.clickAt(await this.controlCentre(name));
   }
-  // A mouse click with a human hold: move, press and release a few frames apart.
+  // A mouse click with a human hold: move (and let ImGui see the hover), press,
+  // hold 60 ms, release. A hold counted in frames would be longer than ImGui's
+  // button repeat delay (0.275 s) on a loaded machine, and click "+" twice.
   async clickAt(p) {
     await this.page.mouse.move(p.x, p.y);
     await this.frames(2);
     await this.page.mouse.down();
-    await this.frames(2);
+    await new Promise((ok) => setTimeout(ok, 60));
     await this.page.mouse.up();
     await this.frames(3);
   }
@@ -73,36 +75,24 @@ export class Lab {
     return { x: o.left + hm.css_x + (k - hm.col0 + 0.5) * hm.css_w / hm.cols,
              y: o.top + hm.css_y + (q - hm.row0 + 0.5) * hm.css_h / hm.rows };
   }
-  // Dear ImGui 1.86 samples key state once per frame (no input queue): a key
-  // pressed and released within one frame is never seen, so hold each key
-  // down across frames. `keys` like ['Control', 'a'] are held together.
+  // Keys pressed together, as a person does (20 ms apart, then released):
+  // `keys` like ['Control', 'a']. The lab's input queue (src/platform/
+  // input_queue.hpp) shows ImGui each change in a frame of its own, so even a
+  // tap shorter than a frame acts once; holding for frames instead would make
+  // ImGui repeat the key when a loaded machine draws a frame in over 0.275 s.
   async chord(...keys) {
     for (const key of keys) {
       await this.page.keyboard.down(key);
-      await this.frames(2);
+      await new Promise((ok) => setTimeout(ok, 20));
     }
-    for (const key of [...keys].reverse()) {
-      await this.page.keyboard.up(key);
-      await this.frames(1);
-    }
-    await this.frames(2);
+    for (const key of [...keys].reverse()) await this.page.keyboard.up(key);
+    await this.frames(4);
   }
   async screenshot() { return PNG.sync.read(await this.page.screenshot({ type: 'png' })); }
 }
 
-// A real key press, optionally with modifiers held. Dear ImGui 1.86 samples
-// keys once a frame and repeats a key held past 0.275 s; SwiftShader frames
-// take ~150 ms here, so the key is held for one frame only (lab.chord holds
-// it for two, which can make a second Backspace or a second Ctrl+X).
-export async function press(lab, key, ...modifiers) {
-  for (const m of modifiers) await lab.page.keyboard.down(m);
-  if (modifiers.length) await lab.frames(1);
-  await lab.page.keyboard.down(key);
-  await lab.frames(1);
-  await lab.page.keyboard.up(key);
-  for (const m of [...modifiers].reverse()) await lab.page.keyboard.up(m);
-  await lab.frames(2);
-}
+// A real key press with modifiers held: lab.chord(...modifiers, key).
+export const press = (lab, key, ...modifiers) => lab.chord(...modifiers, key);
 
 // A table's numbers (rows after the header row, cells after the row header).
 export const values = (table) => table.rows.slice(1).map((r) => r.slice(1).map(Number));

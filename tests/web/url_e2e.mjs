@@ -84,13 +84,19 @@ process.exit(await runBrowserTest({
         const n = (await lab.state()).tokens.length;
         state.mask = Array.from({ length: n }, (_, q) => Array.from({ length: n }, (_, k) => ((q * 7 + k * 3 + i) % 3 ? 1 : 0)));
       }
+      const before = await page.evaluate(() => location.href);
       const error = await page.evaluate((s) => window.attentionLab.set(s), state);
       if (error !== '') {
         c.check(false, `state ${i} is accepted by set()`, `${error}\n    ${JSON.stringify(state)}`);
         continue;
       }
       await lab.frames(3);
-      await sleep(350);  // the address bar follows 250 ms after the last change
+      // The address bar follows 250 ms after the last change, from a frame:
+      // after a slow state (the scaling lab at d_k 512) the next frame can be
+      // late. Every state differs from the one before (its seed), so wait for
+      // the change, then for anything still pending.
+      await page.waitForFunction((b) => location.href !== b, before, { timeout: 20_000 });
+      await sleep(350);
       const address = page.url();
       const fields = asObject(await page.evaluate(() => window.attentionLab.get()));
       const numbers = JSON.stringify(await lab.compute(await lab.config()));
