@@ -2,7 +2,7 @@
 #  - Emscripten 3.1.6 (Debian) runs on the machine's Node, which does not search
 #    Debian's node modules: emcc needs acorn from /usr/share/nodejs.
 #  - Debian's ccache caches every compile in ~/.cache/ccache, so a clean clone
-#    (CI clones main afresh on the developer's machine) rebuilds its four trees
+#    (CI clones main afresh on the developer's machine) rebuilds its three trees
 #    from the cache. Paths under the checkout are hashed relative to it
 #    (CCACHE_BASEDIR, CCACHE_NOHASHDIR), so a clone in another folder hits too;
 #    __FILE__ differs between clones only in messages (file_macro sloppiness).
