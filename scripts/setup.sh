@@ -30,6 +30,7 @@ PACKAGES=(
   libeigen3-dev libglfw3-dev libgl-dev doctest-dev libstb-dev nlohmann-json3-dev
   nodejs npm                                     # browser and desktop tests, emcc
   chromium xvfb xauth                            # headless browser; X server for the desktop test
+  libegl-mesa0 libgl1-mesa-dri                   # Mesa's llvmpipe: WebGL in the browser tests, GL under Xvfb
   firefox-esr webkit2gtk-driver                  # Firefox (WebDriver BiDi) and WebKitGTK (WebKitWebDriver + MiniBrowser), headful under Xvfb
   ccache                                         # compiler cache in ~/.cache/ccache: a rebuild from a clean clone is fast
   python3 python3-numpy                          # CLI tests against numpy; run.sh's web server

@@ -3,8 +3,8 @@
 //   node tests/web/e2e.mjs <web build dir> <artefacts dir>
 //
 // Serves the build (index.html + attention_web.js/.wasm) on 127.0.0.1, opens
-// it in headless Chromium (Debian's, SwiftShader WebGL2) at 1280x800, and
-// checks: the page reports ready with no console or page errors; the canvas
+// it in headless Chromium (Debian's, WebGL2 on Mesa's llvmpipe) at 1280x800, and
+// checks: the browser tests' flags give llvmpipe (not the slower SwiftShader); the page reports ready with no console or page errors; the canvas
 // shows a drawn UI; window.attentionLab.compute() answers configs and
 // returns {"error"} for bad ones; and every heatmap cell listed by
 // window.attentionLab.layout() has the colour of its value in
@@ -43,6 +43,12 @@ async function run(c, page, url) {
           'window.attentionLab has compute() and layout()');
   const lab = new Lab(page);
   await lab.frames(2);
+  // Without Mesa's EGL Chromium falls back to SwiftShader: right pixels, half the speed.
+  const renderer = await page.evaluate(() => {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    return gl.getParameter(gl.getExtension('WEBGL_debug_renderer_info').UNMASKED_RENDERER_WEBGL);
+  });
+  c.check(renderer.includes('llvmpipe'), 'WebGL2 draws on Mesa\'s llvmpipe (lab.mjs CHROMIUM_ARGS)', renderer);
 
   // ---- compute(): good and bad configs --------------------------------------------
   const fig = await lab.compute({ experiment: 'fig41' });

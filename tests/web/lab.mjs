@@ -13,10 +13,13 @@ import { PNG } from 'pngjs';
 import { Checks, checkHeatmaps } from './pixels.mjs';
 import { serveDirectory } from './static_server.mjs';
 
-export const READY_TIMEOUT_MS = 120_000;  // SwiftShader compiles shaders slowly on a busy machine
-export const CHROMIUM_ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
-  '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
+export const READY_TIMEOUT_MS = 120_000;  // shaders compile slowly on a busy machine
+// WebGL on Mesa's llvmpipe (ANGLE over EGL, the GL the desktop tests and
+// Firefox/WebKit use) with the page composited in software: the GPU process
+// spent 36 CPU-s on explorer_e2e this way, 69 with SwiftShader (its default
+// here, composited or not). The networking flags keep Chromium off outside hosts.
+export const CHROMIUM_ARGS = ['--no-sandbox', '--use-angle=gl-egl', '--ignore-gpu-blocklist', '--disable-gpu-compositing',
+  '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 // compute()/layout()/state() may hand back JSON text or an object; the tests want objects.
 export const asObject = (v) => (typeof v === 'string' ? JSON.parse(v) : v);
@@ -26,8 +29,13 @@ export class Lab {
   state() { return this.page.evaluate(() => window.attentionLab.state()).then(asObject); }
   layout() { return this.page.evaluate(() => window.attentionLab.layout()).then(asObject); }
   config() { return this.page.evaluate(() => window.attentionLab.currentConfig()).then(asObject); }
+  // Handed over as JSON text: Playwright's own transfer of nested arrays took
+  // 151 s for a 512-token, 16-head result (13 s as text).
   compute(config) {
-    return this.page.evaluate((t) => window.attentionLab.compute(t), JSON.stringify(config)).then(asObject);
+    return this.page.evaluate((t) => {
+      const result = window.attentionLab.compute(t);
+      return typeof result === 'string' ? result : JSON.stringify(result);
+    }, JSON.stringify(config)).then(JSON.parse);
   }
   // A few animation frames: ImGui reacts to an event on the next frame and
   // some widgets (combo popups, tabs) need one more to settle.
@@ -75,17 +83,21 @@ export class Lab {
     return { x: o.left + hm.css_x + (k - hm.col0 + 0.5) * hm.css_w / hm.cols,
              y: o.top + hm.css_y + (q - hm.row0 + 0.5) * hm.css_h / hm.rows };
   }
-  // Keys pressed together, as a person does (20 ms apart, then released):
-  // `keys` like ['Control', 'a']. The lab's input queue (src/platform/
-  // input_queue.hpp) shows ImGui each change in a frame of its own, so even a
-  // tap shorter than a frame acts once; holding for frames instead would make
-  // ImGui repeat the key when a loaded machine draws a frame in over 0.275 s.
+  // Keys pressed together: `keys` like ['Control', 'a']. The modifiers go
+  // down 20 ms apart; the last key is a quick tap, its down and up sent
+  // together, which the lab's input queue (src/platform/input_queue.hpp) shows
+  // ImGui in two frames: one press. A hold timed here is not what the browser
+  // sees when the machine is busy: this process woke 300+ ms late under a
+  // full suite, and ImGui rightly repeated the "held" key (ArrowDown moved
+  // twice). engines_e2e's quick taps hold keys for 10-30 ms.
   async chord(...keys) {
-    for (const key of keys) {
-      await this.page.keyboard.down(key);
+    const modifiers = keys.slice(0, -1), key = keys.at(-1);
+    for (const m of modifiers) {
+      await this.page.keyboard.down(m);
       await new Promise((ok) => setTimeout(ok, 20));
     }
-    for (const key of [...keys].reverse()) await this.page.keyboard.up(key);
+    await Promise.all([this.page.keyboard.down(key), this.page.keyboard.up(key)]);
+    for (const m of [...modifiers].reverse()) await this.page.keyboard.up(m);
     await this.frames(4);
   }
   async screenshot() { return PNG.sync.read(await this.page.screenshot({ type: 'png' })); }

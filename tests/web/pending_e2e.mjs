@@ -8,7 +8,7 @@
 // the slider's last value, with heatmap pixels equal to compute()'s weights.
 // The same pending line in Chinese. (Frame times are the app's own,
 // state().timings_ms.recent: app_frame, i.e. the core's slice plus building
-// the UI; SwiftShader's drawing of the frame comes on top.)
+// the UI; the software GL's drawing of the frame comes on top.)
 // usage: node pending_e2e.mjs <web build dir> <artefacts dir>
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

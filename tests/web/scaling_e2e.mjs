@@ -125,7 +125,7 @@ async function training(c, lab, page) {
   s = await lab.state();
   c.check(s.scaling.training.running || s.scaling.training.stopped === 'converged', 'Start runs the training',
           JSON.stringify(s.scaling.training));
-  // (SwiftShader draws a frame in ~150 ms, slower when the machine is busy: up to 3 s for 3 frames.)
+  // (Software GL draws a frame in ~100 ms, slower when the machine is busy: up to 3 s for 3 frames.)
   let drawn = s.frames - frames0;
   for (let waited = 500; drawn < 3 && waited < 3000; waited += 250) {
     await page.waitForTimeout(250);

@@ -1,5 +1,5 @@
 // Chromium: Debian's build through playwright-core (CDP), headless with
-// SwiftShader WebGL2, as the other browser tests run it. Playwright's Page
+// WebGL2 on llvmpipe, as the other browser tests run it (lab.mjs CHROMIUM_ARGS). Playwright's Page
 // already is the common API; this only narrows it to the shared subset.
 import { chromium } from 'playwright-core';
 
