@@ -9,6 +9,7 @@
 #include <iostream>
 #include <utility>
 
+#include "core/numpy_random.hpp"
 #include "core/trainer.hpp"
 
 namespace attn::cli {
@@ -101,6 +102,10 @@ std::string parse_int(const std::string& name, const std::string& text, long lon
 
 ValueFlag seed_flag(uint64_t& out) {
   return int_flag("seed", 0, static_cast<long long>(TrainLimits::kMaxSeed), out);
+}
+
+ValueFlag numpy_seed_flag(uint64_t& out) {
+  return int_flag("seed", 0, static_cast<long long>(NumpyRandom::kMaxSeed), out);
 }
 
 ValueFlag positive_float_flag(const std::string& name, float max, float& out) {

@@ -57,8 +57,8 @@ void print_fig42_text(const Figure42& f) {
             << "max(softmax([score, 0])) over the first " << f.config.peak_samples << "\n\n";
   Table t{{"d_k", "sqrt(d_k)", "raw std", "scaled std", "raw peak", "scaled peak"}, {}};
   for (const Figure42Dim& d : f.dims)
-    t.rows.push_back({std::to_string(d.d_k), fixed(std::sqrt(double(d.d_k)), 3), fixed(d.raw_std, 3),
-                      fixed(d.scaled_std, 3), fixed(d.raw_peak, 3), fixed(d.scaled_peak, 3)});
+    t.rows.push_back({std::to_string(d.d_k), fixed(std::sqrt(double(d.d_k)), 3), fixed(d.raw_std, 4),
+                      fixed(d.scaled_std, 4), fixed(d.raw_peak, 4), fixed(d.scaled_peak, 4)});
   print_table(std::cout, t);
   std::cout << "\nRaw std grows like sqrt(d_k) and the raw peak climbs towards 1 (softmax saturates);\n"
                "scaled scores keep std ~1 and a peak near 0.68 at every d_k.\n";
@@ -86,7 +86,8 @@ OutJson causal_json(const CausalCompanion& c) {
           {"bidirectional", api::to_json(c.bidirectional.weights)},
           {"causal", api::to_json(c.causal.weights)},
           {"mask", api::to_json(c.mask)},
-          {"output_diff", api::to_json(c.output_diff)}};
+          {"output_diff", api::to_json(c.output_diff)},
+          {"top_keys", api::top_keys_json(c.top_keys)}};
 }
 
 void print_causal_text(const CausalCompanion& c) {
@@ -103,15 +104,25 @@ void print_causal_text(const CausalCompanion& c) {
     diff.rows.push_back({labels[static_cast<std::size_t>(i)], fixed(c.output_diff[i], 6)});
   std::cout << "Output difference per position (the last one sees everything either way)\n";
   print_table(std::cout, diff);
+  std::cout << "\nTop-3 keys per position (causal weights)\n";
+  for (std::size_t q = 0; q < c.top_keys.size(); ++q) {
+    std::cout << "  " << labels[q] << ":";
+    for (int k : c.top_keys[q])
+      std::cout << "  " << labels[static_cast<std::size_t>(k)] << " ("
+                << fixed(c.causal.weights(static_cast<Eigen::Index>(q), k), 4) << ")";
+    std::cout << '\n';
+  }
 }
 
-// The three reports take the same flags (--json only) and print one of two forms.
+// The three reports take the same flags (--seed, --json) and print one of two
+// forms. --seed is np.random.seed's: 42, the default, gives the book's numbers.
 template <typename Result>
-int run_report(const CommandLine& line, Result (*run)(), OutJson (*to_json)(const Result&),
+int run_report(const CommandLine& line, Result (*run)(uint64_t seed), OutJson (*to_json)(const Result&),
                void (*print_text)(const Result&)) {
   bool json = false;
-  if (const auto exit_code = read_flags(line, {{}, &json})) return *exit_code;
-  const Result result = run();
+  uint64_t seed = 42;
+  if (const auto exit_code = read_flags(line, {{numpy_seed_flag(seed)}, &json})) return *exit_code;
+  const Result result = run(seed);
   if (json)
     std::cout << api::dump(to_json(result)) << '\n';
   else
@@ -122,16 +133,36 @@ int run_report(const CommandLine& line, Result (*run)(), OutJson (*to_json)(cons
 }  // namespace
 
 int run_fig41(const CommandLine& line) {
-  return run_report<Figure41>(line, [] { return run_figure41(); }, fig41_json, print_fig41_text);
+  return run_report<Figure41>(
+      line,
+      [](uint64_t seed) {
+        Figure41Config config;
+        config.seed = seed;
+        return run_figure41(config);
+      },
+      fig41_json, print_fig41_text);
 }
 
 int run_fig42(const CommandLine& line) {
-  return run_report<Figure42>(line, [] { return run_figure42(); }, fig42_json, print_fig42_text);
+  return run_report<Figure42>(
+      line,
+      [](uint64_t seed) {
+        Figure42Config config;
+        config.seed = seed;
+        return run_figure42(config);
+      },
+      fig42_json, print_fig42_text);
 }
 
 int run_causal(const CommandLine& line) {
-  return run_report<CausalCompanion>(line, [] { return run_causal_companion(); }, causal_json,
-                                     print_causal_text);
+  return run_report<CausalCompanion>(
+      line,
+      [](uint64_t seed) {
+        CausalConfig config;
+        config.seed = seed;
+        return run_causal_companion(config);
+      },
+      causal_json, print_causal_text);
 }
 
 }  // namespace attn::cli

@@ -20,8 +20,8 @@ namespace attn {
 // Head 0 reads only features 0 and 1, so it is noise-free and exact.
 struct Figure41Config {
   int seq_len = 8, d_model = 32, heads = 4;
-  float noise = 0.05f;
-  uint64_t seed = 42;
+  double noise = 0.05;  // the script's 0.05, not the float nearest it
+  uint64_t seed = 42;   // np.random.seed(42): the book's numbers (0 .. 2^32 - 1, as numpy)
   int histogram_bins = 25;
   int top_k = 3;
 };
@@ -48,7 +48,7 @@ struct Figure42Config {
   int samples = 4000;
   int peak_samples = 50;
   int histogram_bins = 50;
-  uint64_t seed = 0;
+  uint64_t seed = 42;  // np.random.seed(42): the book's numbers (0 .. 2^32 - 1)
 };
 struct Figure42Dim {
   int d_k = 0;
@@ -70,8 +70,8 @@ float two_way_softmax_peak(float score);
 // 8 tokens, d_model 16, X ~ N(0,1), W_q/W_k/W_v = 0.1 N(0,1); one head.
 struct CausalConfig {
   int seq_len = 8, d_model = 16;
-  float weight_std = 0.1f;
-  uint64_t seed = 7;
+  double weight_std = 0.1;
+  uint64_t seed = 42;  // np.random.seed(42): the book's numbers
 };
 struct CausalCompanion {
   CausalConfig config;
@@ -79,6 +79,7 @@ struct CausalCompanion {
   AttentionResult bidirectional, causal;  // same Q, K, V; no mask vs causal mask
   MaskMatrix mask;                        // the causal mask, true = allowed
   Vector output_diff;                     // per position: || out_bi - out_causal ||_2
+  std::vector<std::vector<int>> top_keys;  // per position: its top-3 keys under the causal mask
 };
 CausalCompanion run_causal_companion(const CausalConfig& config = {});
 

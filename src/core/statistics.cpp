@@ -376,12 +376,20 @@ double mean(const std::vector<float>& values) {
   return s / static_cast<double>(values.size());
 }
 
-double stddev(const std::vector<float>& values) {
+namespace {
+template <typename T>
+double population_stddev(const std::vector<T>& values) {
   if (values.empty()) return 0.0;
-  const double m = mean(values);
+  double m = 0.0;
+  for (T v : values) m += static_cast<double>(v);
+  m /= static_cast<double>(values.size());
   double s = 0.0;
-  for (float v : values) s += (v - m) * (v - m);
+  for (T v : values) s += (static_cast<double>(v) - m) * (static_cast<double>(v) - m);
   return std::sqrt(s / static_cast<double>(values.size()));
 }
+}  // namespace
+
+double stddev(const std::vector<float>& values) { return population_stddev(values); }
+double stddev(const std::vector<double>& values) { return population_stddev(values); }
 
 }  // namespace attn

@@ -57,5 +57,6 @@ Histogram histogram(const std::vector<float>& values, int bins);
 
 double mean(const std::vector<float>& values);
 double stddev(const std::vector<float>& values);  // population (ddof = 0), as numpy.std
+double stddev(const std::vector<double>& values);
 
 }  // namespace attn

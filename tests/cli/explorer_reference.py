@@ -151,21 +151,19 @@ def attention(X, W, heads, scale="sqrt", temperature=1.0, allowed=None):
 
 
 def figure41_input():
-    """seq_len 8, d_model 32: [t/8, sin t, cos t, +-1, 0.05 N(0,1) x 28], noise seed 42."""
-    rng = Pcg32(42)
+    """seq_len 8, d_model 32: [t/8, sin t, cos t, +-1, 0.05 N(0,1) x 28], np.random.seed(42) as the book."""
     X = np.zeros((8, 32), dtype=np.float32)
     for t in range(8):
         X[t, 0] = np.float32(t) / np.float32(8)
         X[t, 1], X[t, 2] = math.sin(t), math.cos(t)
         X[t, 3] = 1.0 if t % 2 else -1.0
-        for c in range(4, 32):
-            X[t, c] = np.float32(0.05) * rng.normal()
+    X[:, 4:] = 0.05 * np.random.RandomState(42).randn(8, 28)  # float64, then rounded once
     return X
 
 
 def causal_companion():
-    """8 tokens, d_model 16, seed 7: X ~ N(0, 1), then W_q, W_k, W_v = 0.1 N(0, 1); W_o = I."""
-    rng = Pcg32(7)
-    X = rng.normal_matrix(8, 16)
-    Wq, Wk, Wv = (rng.normal_matrix(16, 16, 0.1) for _ in range(3))
+    """8 tokens, d_model 16, np.random.seed(42): X = randn(8, 16), then W_q, W_k, W_v = 0.1 randn(16, 16); W_o = I."""
+    rs = np.random.RandomState(42)
+    X = rs.randn(8, 16).astype(np.float32)
+    Wq, Wk, Wv = ((0.1 * rs.randn(16, 16)).astype(np.float32) for _ in range(3))
     return X, (Wq, Wk, Wv, np.eye(16, dtype=np.float32))

@@ -14,7 +14,7 @@ from cli_common import Checks, run_cli, run_json, shape_of, softmax_rows
 cli = sys.argv[1]
 c = Checks("cli_causal")
 r = run_json(cli, "causal", "--json")
-c.check(set(r) == {"scores", "bidirectional", "causal", "mask", "output_diff"},
+c.check(set(r) == {"scores", "bidirectional", "causal", "mask", "output_diff", "top_keys"},
         "causal --json has exactly the documented keys", str(sorted(r)))
 for k in ("scores", "bidirectional", "causal", "mask"):
     c.check(shape_of(r[k]) == (8, 8), f"{k} is [8][8]", str(shape_of(r[k])))

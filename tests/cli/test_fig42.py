@@ -35,7 +35,9 @@ for i, d in enumerate(f["dims"]):
             [f["scaled_hist"][i]["lo"], f["scaled_hist"][i]["hi"]],
             np.array([f["raw_hist"][i]["lo"], f["raw_hist"][i]["hi"]]) / np.sqrt(d), 1e-4)
 peaks = f["raw_peak"]
-c.check(all(a < b for a, b in zip(peaks, peaks[1:])), "raw peak increases with d_k", str(peaks))
+# Over 50 samples the climb is not strict: the book's own are 0.8494, 0.9230, 0.9784, 0.9626 (test_book.py).
+c.check(all(b > a - 0.03 for a, b in zip(peaks, peaks[1:])) and peaks[-1] > peaks[0] + 0.1,
+        "raw peak climbs with d_k (to within the noise of 50 samples)", str(peaks))
 c.check(peaks[-1] > 0.95, "raw peak at d_k=512 is near 1 (softmax saturates)", f"{peaks[-1]:.3f}")
 
 p = run_cli(cli, "fig42")

@@ -37,10 +37,14 @@ def main():
         argv = shlex.split(entry['command'])
         # The same flags, preprocessed to stdout instead of compiled to -o.
         out = argv.index('-o')
-        preprocess = argv[:out] + argv[out + 2:] + ['-E']
+        # -P: no line markers, so a clone elsewhere (CI's) finds the same key;
+        # the checkout's own path is taken out of the command for the same reason.
+        preprocess = argv[:out] + argv[out + 2:] + ['-E', '-P']
         text = subprocess.run(preprocess, cwd=entry['directory'], capture_output=True, check=True).stdout
+        text = text.replace(repo.encode(), b'<checkout>')  # __FILE__
+        command = entry['command'].replace(repo, '<checkout>')
         h = hashlib.sha256()
-        for part in (version, config, ' '.join(extra).encode(), entry['command'].encode(), text):
+        for part in (version, config, ' '.join(extra).encode(), command.encode(), text):
             h.update(len(part).to_bytes(8, 'little'))
             h.update(part)
         return h.hexdigest()

@@ -90,7 +90,11 @@ TEST_CASE("Figure 4.2: raw std ~ sqrt(d_k), scaled std ~ 1, raw softmax saturate
     CHECK(d.scaled_std == doctest::Approx(1.0).epsilon(0.05));
     // E[max softmax([z, 0])] for z ~ N(0,1) is ~0.68; 50 samples: +-0.06 is ~4.5 std errors.
     CHECK(d.scaled_peak == doctest::Approx(0.68).epsilon(0.09));
-    CHECK(d.raw_peak > previous_raw_peak);  // climbs towards 1 as d_k grows
+    // Raw scores saturate softmax: the peak is far above the scaled one. It
+    // climbs with d_k, but over 50 samples not strictly: the book's (seed 42)
+    // are 0.8494, 0.9230, 0.9784, 0.9626 (tests/cli/test_book.py).
+    CHECK(d.raw_peak > d.scaled_peak + 0.1f);
+    CHECK(d.raw_peak > previous_raw_peak - 0.03f);
     previous_raw_peak = d.raw_peak;
     CHECK(d.raw_hist.counts.size() == 50u);
     CHECK(d.raw_hist.total() == 4000);

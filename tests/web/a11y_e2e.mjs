@@ -256,7 +256,7 @@ async function scalingViews(c, page, lab) {
                Math.abs(theory - Math.sqrt(dk)) <= 5e-4;
     if (!ok || dk <= 16) {
       // Small d_k: the exact numbers, from an independent reimplementation (same seed).
-      const ref = dk <= 16 ? figure42Reference(dk, samples, 0) : null;
+      const ref = dk <= 16 ? figure42Reference(dk, samples) : null;
       const exact = !ref || (Math.abs(rawStd - ref.raw_std) <= 6e-4 && Math.abs(scaledStd - ref.scaled_std) <= 6e-4);
       c.check(ok && exact, `Figure 4.2 table, d_k ${dk}: raw std ~ sqrt(d_k), scaled ~ 1${ref ? ', equal to the reference' : ''}`,
               `${row.join(' ')} ${ref ? JSON.stringify(ref) : ''}`);

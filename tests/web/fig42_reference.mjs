@@ -1,45 +1,58 @@
 // An independent JavaScript reimplementation of Figure 4.2's statistics at
-// one d_k, for the scaling lab's browser test: the generator (PCG32 XSH RR
-// 64/32 as in pcg-c-basic, seeded with (seed, stream = d_k); Box-Muller in
-// double, rounded to float32 once) and the statistics (population std in
-// double, mean of max(softmax([score, 0])) over the first 50 draws) written
-// from their definitions, not taken from the app. Same seed, same numbers:
-// the app's displayed std must match to its 4 decimals.
-const MASK64 = (1n << 64n) - 1n;
-const PCG_MULT = 6364136223846793005n;
-
-class Pcg32 {
-  constructor(seed, stream) {
-    this.state = 0n;
-    this.inc = ((BigInt(stream) << 1n) | 1n) & MASK64;
-    this.spare = null;
-    this.nextU32();
-    this.state = (this.state + BigInt(seed)) & MASK64;
-    this.nextU32();
+// one d_k, for the scaling lab's browser test, written from the chapter
+// script's recipe and numpy's definitions, not taken from the app: numpy's
+// legacy generator (np.random.seed: MT19937 with Knuth's seeding, 53-bit
+// doubles, the polar Gaussian that keeps its second value), the script's
+// stream (for each d_k of 8, 32, 128, 512 in turn: Q = randn(samples, d_k),
+// then K; any other d_k starts at the seed), population std in double, and
+// the mean of max(softmax([score, 0])) over the first 50 scores. Same seed,
+// same numbers: the app's displayed std must match to its 4 decimals.
+class NumpyRandom {
+  constructor(seed) {
+    this.key = new Uint32Array(624);
+    let s = seed >>> 0;
+    for (let i = 0; i < 624; i++) {
+      this.key[i] = s;
+      s = (Math.imul(1812433253, (s ^ (s >>> 30)) >>> 0) + i + 1) >>> 0;
+    }
+    this.pos = 624;
+    this.gauss = null;
   }
   nextU32() {
-    const old = this.state;
-    this.state = (old * PCG_MULT + this.inc) & MASK64;
-    const xorshifted = Number((((old >> 18n) ^ old) >> 27n) & 0xffffffffn);
-    const rot = Number(old >> 59n);
-    return ((xorshifted >>> rot) | (xorshifted << ((32 - rot) & 31))) >>> 0;
+    const mt = this.key;
+    if (this.pos === 624) {
+      for (let i = 0; i < 624; i++) {
+        const y = (mt[i] & 0x80000000) | (mt[(i + 1) % 624] & 0x7fffffff);
+        mt[i] = mt[(i + 397) % 624] ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
+      }
+      this.pos = 0;
+    }
+    let y = mt[this.pos++];
+    y ^= y >>> 11;
+    y ^= (y << 7) & 0x9d2c5680;
+    y ^= (y << 15) & 0xefc60000;
+    y ^= y >>> 18;
+    return y >>> 0;
   }
-  uniformDouble() {  // 27 + 26 random bits in [0, 1)
+  randomSample() {  // 27 + 26 random bits in [0, 1)
     const a = this.nextU32() >>> 5, b = this.nextU32() >>> 6;
     return (a * 67108864 + b) / 9007199254740992;
   }
-  normal() {  // Box-Muller: two normals per pair of uniforms, the second kept
-    if (this.spare !== null) {
-      const s = this.spare;
-      this.spare = null;
-      return Math.fround(s);
+  randn() {
+    if (this.gauss !== null) {
+      const g = this.gauss;
+      this.gauss = null;
+      return g;
     }
-    const u1 = 1 - this.uniformDouble();
-    const u2 = this.uniformDouble();
-    const radius = Math.sqrt(-2 * Math.log(u1));
-    const angle = 6.283185307179586 * u2;
-    this.spare = radius * Math.sin(angle);
-    return Math.fround(radius * Math.cos(angle));
+    let x1, x2, r2;
+    do {
+      x1 = 2 * this.randomSample() - 1;
+      x2 = 2 * this.randomSample() - 1;
+      r2 = x1 * x1 + x2 * x2;
+    } while (r2 >= 1 || r2 === 0);
+    const f = Math.sqrt(-2 * Math.log(r2) / r2);
+    this.gauss = f * x1;
+    return f * x2;
   }
 }
 
@@ -54,20 +67,23 @@ function populationStd(values) {
 
 // max(softmax([s, 0])) = 1 / (1 + exp(-|s|)).
 const twoWayPeak = (s) => 1 / (1 + Math.exp(-Math.abs(s)));
+const CHAPTER_DIMS = [8, 32, 128, 512];
 
 // {raw_std, scaled_std, raw_peak, scaled_peak} for samples draws at d_k.
-export function figure42Reference(dK, samples, seed = 0, peakSamples = 50) {
-  const rng = new Pcg32(seed, dK);
-  const scale = Math.fround(1 / Math.fround(Math.sqrt(dK)));
+export function figure42Reference(dK, samples, seed = 42, peakSamples = 50) {
+  const rng = new NumpyRandom(seed);
+  if (CHAPTER_DIMS.includes(dK))
+    for (const before of CHAPTER_DIMS.slice(0, CHAPTER_DIMS.indexOf(dK)))
+      for (let i = 0; i < 2 * samples * before; i++) rng.randn();
+  const Q = new Float64Array(samples * dK), K = new Float64Array(samples * dK);
+  for (let i = 0; i < Q.length; i++) Q[i] = rng.randn();
+  for (let i = 0; i < K.length; i++) K[i] = rng.randn();
   const raw = new Float64Array(samples), scaled = new Float64Array(samples);
-  const q = new Float64Array(dK), k = new Float64Array(dK);
   for (let s = 0; s < samples; s++) {
-    for (let c = 0; c < dK; c++) q[c] = rng.normal();
-    for (let c = 0; c < dK; c++) k[c] = rng.normal();
-    let dot = 0;  // float products are exact in double; summed in double as the chapter's reference
-    for (let c = 0; c < dK; c++) dot += q[c] * k[c];
-    raw[s] = Math.fround(dot);
-    scaled[s] = Math.fround(raw[s] * scale);
+    let dot = 0;
+    for (let c = 0; c < dK; c++) dot += Q[s * dK + c] * K[s * dK + c];
+    raw[s] = dot;
+    scaled[s] = dot / Math.sqrt(dK);
   }
   const peaks = Math.min(peakSamples, samples);
   let rawPeak = 0, scaledPeak = 0;
@@ -76,8 +92,8 @@ export function figure42Reference(dK, samples, seed = 0, peakSamples = 50) {
     scaledPeak += twoWayPeak(scaled[s]);
   }
   return {
-    raw_std: Math.fround(populationStd(raw)),
-    scaled_std: Math.fround(populationStd(scaled)),
+    raw_std: populationStd(raw),
+    scaled_std: populationStd(scaled),
     raw_peak: rawPeak / peaks,
     scaled_peak: scaledPeak / peaks,
   };

@@ -96,7 +96,8 @@ export class Lab {
       await this.page.keyboard.down(m);
       await new Promise((ok) => setTimeout(ok, 20));
     }
-    await Promise.all([this.page.keyboard.down(key), this.page.keyboard.up(key)]);
+    const { keyboard } = this.page;  // WebKit's driver takes one action at a time: its tap is one sequence
+    await (keyboard.tap ? keyboard.tap(key) : Promise.all([keyboard.down(key), keyboard.up(key)]));
     for (const m of [...modifiers].reverse()) await this.page.keyboard.up(m);
     await this.frames(4);
   }

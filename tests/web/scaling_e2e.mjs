@@ -251,6 +251,8 @@ async function run(c, page, url) {
           '?view=scaling&panel=saturation&dk=512 opens the lab there',
           JSON.stringify({ view: fromUrl.view, panel: fromUrl.scaling.panel, d_k: fromUrl.scaling.d_k }));
   checkStatistics(c, fromUrl, 'd_k 512 from the URL (a chapter dim: the chapter\'s numbers)');
+  const shown = ['raw_std', 'scaled_std', 'raw_peak', 'scaled_peak'].map((k) => fromUrl.scaling[k].toFixed(4)).join(' ');
+  c.check(shown === '22.8585 1.0102 0.9626 0.6563', 'at d_k 512 the lab shows the book\'s printed numbers', shown);
 }
 
 process.exitCode = await runBrowserTest({ name: 'scaling_e2e', logName: 'scaling', webDir, artefactsDir, viewport: SIZES[0], run });

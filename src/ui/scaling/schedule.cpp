@@ -30,9 +30,9 @@ bool may_recompute(const ScalingLab& lab, double cost_ms, double done_ms) {
 // this much time, so the UI keeps ~60 frames per second while they run.
 constexpr double kTrainBudgetMs = 8.0;
 constexpr double kCurveBudgetMs = 8.0;
-// Figure 4.2's seed (0 as in the chapter, so its four dims show its numbers)
+// Figure 4.2's seed (np.random.seed(42), as the chapter's script: its four dims show the book's numbers)
 // and the saturation curves' seed.
-constexpr uint64_t kFigure42Seed = 0;
+constexpr uint64_t kFigure42Seed = 42;
 constexpr uint64_t kSaturationSeed = 7;
 
 Figure42Config figure42_config(int samples) {

@@ -98,6 +98,7 @@ constexpr StringEntry kEnglish[] = {
     {"setup.heads.invalid.fmt", "%d heads do not divide d_model %d (each head takes d_model / heads columns). Use:"},
     {"setup.heads.use.fmt", "%d heads"},
     {"setup.seed", "seed"},
+    {"setup.seed.help", "Seeds the token embeddings and the random projections. The chapter's experiments (Figure 4.1, the causal input, Figure 4.2) draw from numpy's generator with seed 42, the book's: they show its printed numbers."},
     {"setup.temperature", "T (temp.)"},
     {"setup.temperature.help", "Scores are divided by T: T > 1 flattens the weights, T < 1 sharpens them."},
     {"setup.scale", "scale"},

@@ -90,6 +90,7 @@ constexpr StringEntry kChinese[] = {
     {"setup.heads.invalid.fmt", "头数 %d 不能整除 d_model %d（每个头分得 d_model / heads 列）。可改用："},
     {"setup.heads.use.fmt", "%d 个头"},
     {"setup.seed", "种子"},
+    {"setup.seed.help", "为词元嵌入和随机投影设定种子。本章的实验（图 4.1、因果掩码输入、图 4.2）使用 numpy 的生成器和书中的种子 42：显示的正是书中印出的数字。"},
     {"setup.temperature", "温度 T"},
     {"setup.temperature.help", "分数除以 T：T > 1 使权重更平坦，T < 1 使权重更尖锐。"},
     {"setup.scale", "缩放"},

@@ -169,6 +169,7 @@ export async function open({ viewport, locale = 'en-US', timeoutMs = 60_000 }) {
         down: (key) => keys([{ type: 'keyDown', value: keyValue(key) }]),
         up: (key) => keys([{ type: 'keyUp', value: keyValue(key) }]),
         press,
+        tap: (key) => press(key),  // down and up in one action sequence: nothing between them
         async type(text, { delay = 0 } = {}) {
           for (const ch of text) {
             await press(ch, { delay });
