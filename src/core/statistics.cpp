@@ -392,4 +392,8 @@ double population_stddev(const std::vector<T>& values) {
 double stddev(const std::vector<float>& values) { return population_stddev(values); }
 double stddev(const std::vector<double>& values) { return population_stddev(values); }
 
+bool nearly_uniform(const WeightStats& s, float relative) {
+  return s.mean > 0.0f && s.max - s.min < relative * s.mean;
+}
+
 }  // namespace attn

@@ -13,6 +13,10 @@ struct WeightStats {
 };
 // One pass over the values (row by row; each row summed in float, the rows in double).
 WeightStats weight_stats(const Matrix& weights);
+// A head whose weights span less than `relative` of their mean attends almost
+// uniformly (Figure 4.1's head 1: 0.1248-0.1253 around 0.1250): a colour bar
+// stretched over that range draws noise as if it were a pattern.
+bool nearly_uniform(const WeightStats& s, float relative = 0.01f);
 
 // weight_stats in pieces: add the rows in any grouping, in order, and get the
 // same numbers as weight_stats of the whole matrix (the explorer's staged

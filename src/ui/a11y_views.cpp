@@ -12,6 +12,7 @@
 #include "core/statistics.hpp"
 #include "ui/app.hpp"
 #include "ui/explorer/explorer.hpp"
+#include "ui/fig41_panels.hpp"
 #include "ui/scaling/scaling.hpp"
 #include "ui/strings.hpp"
 
@@ -201,6 +202,7 @@ void chapter_view(const AppState& state, A11yView& out) {
     sentences.push_back(format(tr("a11y.fig41.head.fmt"), head_title(h).c_str(), rows_at[std::size_t(mode)], n, mode - n,
                                n ? entropy / n : 0.0));
   }
+  for (const std::string& note : flat_head_notes(fig)) sentences.push_back(note + ".");
   out.summary = join(sentences);
   // The figure's two tables as it prints them, and its histograms as counts.
   A11yTable stats;

@@ -83,6 +83,7 @@ struct AppState {
   gfx::Colormap average_colormap = gfx::Colormap::YlOrRd;  // the chapter's choice
   gfx::Colormap head_colormap = gfx::Colormap::Viridis;
   bool histograms_per_head = false;  // false: the chapter's overlay; true: one plot per head
+  bool fig41_shared_scale = false;   // false: one colour bar per panel, as the book; true: one range for all
 
   // ---- platform facts, set before each frame --------------------------------
   float css_pixel_ratio = 0;  // web: devicePixelRatio, adds css_* to the layout; 0 natively

@@ -47,9 +47,21 @@ void heatmap_panel(AppState& state, const ImVec2& size, const char* name, int he
 // colour-blind safe: its order reads from lightness alone, whatever hues a
 // reader tells apart. The single heads use viridis
 // (gfx/colormap.hpp says which map draws what and why).
+// The colour range of one panel: its own min..max (the book's), or with the
+// shared scale the range of every head's weights (the average lies inside it).
+WeightStats colour_range(const AppState& state, const WeightStats& own) {
+  if (!state.fig41_shared_scale) return own;
+  WeightStats all = own;
+  for (const WeightStats& s : state.fig41->head_stats) {
+    all.min = std::min(all.min, s.min);
+    all.max = std::max(all.max, s.max);
+  }
+  return all;
+}
+
 void average_panel(AppState& state, const ImVec2& size) {
   const Matrix& average = state.fig41->result.average_weights;
-  heatmap_panel(state, size, "average", -1, average, weight_stats(average), state.average_colormap,
+  heatmap_panel(state, size, "average", -1, average, colour_range(state, weight_stats(average)), state.average_colormap,
                 tr("panel.average.title"), tr("panel.average.help"), tr("panel.average.formula"));
 }
 
@@ -61,8 +73,8 @@ void head_panel(AppState& state, const ImVec2& size, int head) {
   std::snprintf(title, sizeof title, tr("panel.head.title.fmt"), head);
   std::snprintf(formula, sizeof formula, tr("panel.head.formula.fmt"), head, head);
   const char* help = head == 0 ? tr("panel.head0.help") : tr("panel.head1.help");
-  heatmap_panel(state, size, name, head, fig.result.heads[head].weights, fig.head_stats[head], state.head_colormap,
-                title, help, formula);
+  heatmap_panel(state, size, name, head, fig.result.heads[head].weights, colour_range(state, fig.head_stats[head]),
+                state.head_colormap, title, help, formula);
 }
 
 // One head's histogram as bars: left edges and counts straight from the core.
@@ -179,6 +191,18 @@ void top_keys_panel(AppState& state, const ImVec2& size) {
 
 }  // namespace
 
+std::vector<std::string> flat_head_notes(const Figure41& fig) {
+  std::vector<std::string> notes;
+  for (std::size_t h = 0; h < fig.head_stats.size(); ++h) {
+    const WeightStats& s = fig.head_stats[h];
+    if (!nearly_uniform(s)) continue;
+    char note[256];
+    std::snprintf(note, sizeof note, tr("fig41.flat_head.fmt"), int(h), double(s.min), double(s.max));
+    notes.emplace_back(note);
+  }
+  return notes;
+}
+
 void fig41_panels(AppState& state) {
   const Figure41& fig = *state.fig41;
   // A narrow window wraps the title lines instead of cutting them; a low one
@@ -194,6 +218,15 @@ void fig41_panels(AppState& state) {
     ImGui::TextDisabled("%s", subtitle);
     ImGui::PopTextWrapPos();
   }
+  ImGui::Checkbox(tr("control.fig41_shared_scale"), &state.fig41_shared_scale);
+  record_control(state, "fig41_shared_scale");
+  ImGui::SameLine();
+  help_marker(tr("control.fig41_shared_scale.help"));
+  // Said in words, whichever scale is on: the colours alone cannot tell a
+  // flat head from a patterned one.
+  ImGui::PushTextWrapPos(0.0f);
+  for (const std::string& note : flat_head_notes(fig)) ImGui::TextDisabled("%s", note.c_str());
+  ImGui::PopTextWrapPos();
   // A 3-over-3 grid: the three heatmaps on top (they need the height), the
   // histograms and the two tables below. Sizes are whole UI units. Narrow
   // windows keep readable minimum sizes and stack the bottom row (the view scrolls).

@@ -184,6 +184,11 @@ const std::vector<UiField>& ui_fields() {
                      scaling_panel_from_id(v.get<std::string>(), &s.scaling.panel);
                      s.scaling.select_panel_frames = 2;
                    }),
+      choice_field("fig41_scale", false, [] { return std::vector<StateJson>{"panel", "shared"}; },
+                   "Figure 4.1's colour bars: panel (each panel its own min..max, as the book) or shared (one "
+                   "range for the average and every head).",
+                   [](const AppState& s) { return s.fig41_shared_scale ? "shared" : "panel"; },
+                   [](AppState& s, const Json& v) { s.fig41_shared_scale = v == "shared"; }),
       choice_field("debug", false, [] { return std::vector<StateJson>{0, 1}; },
                    "1 shows the debug view (matrix dump, timings).", [](const AppState& s) { return int(s.debug); },
                    [](AppState& s, const Json& v) { s.debug = v.get<int>() == 1; }),

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/experiments.hpp"
 #include "core/statistics.hpp"
 #include "helpers.hpp"
 
@@ -146,4 +147,17 @@ TEST_CASE("mean and population standard deviation") {
   const std::vector<float> v = {2, 4, 4, 4, 5, 5, 7, 9};
   CHECK(mean(v) == doctest::Approx(5.0));
   CHECK(stddev(v) == doctest::Approx(2.0));
+}
+
+TEST_CASE("nearly_uniform: a span under 1 % of the mean, by hand") {
+  CHECK(nearly_uniform(WeightStats{0.1248f, 0.1253f, 0.1250f}));   // 0.4 % (the book's head 1)
+  CHECK_FALSE(nearly_uniform(WeightStats{0.1242f, 0.1261f, 0.1250f}));  // 1.5 % (head 3)
+  CHECK_FALSE(nearly_uniform(WeightStats{0.0434f, 0.2664f, 0.1250f}));  // head 0
+  CHECK_FALSE(nearly_uniform(WeightStats{0.0f, 0.0f, 0.0f}));  // no weights: nothing to call uniform
+  // Figure 4.1 itself: only head 1 is that flat.
+  const Figure41 f = run_figure41();
+  CHECK_FALSE(nearly_uniform(f.head_stats[0]));
+  CHECK(nearly_uniform(f.head_stats[1]));
+  CHECK_FALSE(nearly_uniform(f.head_stats[2]));
+  CHECK_FALSE(nearly_uniform(f.head_stats[3]));
 }

@@ -274,6 +274,34 @@ async function run(c, page, url) {
           !('tab_debug' in figLayout.controls),
           '?preset=fig41&view=chapter opens Figure 4.1 (and no debug tab without ?debug=1)', JSON.stringify(fig).slice(0, 200));
   await checkPixels(c, lab, '?preset=fig41&view=chapter');
+  await flatHeads(c, lab, page);
+}
+
+// Figure 4.1's head 1 is nearly flat (0.1248-0.1253): a note says so, in the
+// figure's accessible copy too, and a click on "shared colour scale" puts
+// every heatmap on one range, the heads' min..max from compute().
+async function flatHeads(c, lab, page) {
+  const range = (l) => Object.fromEntries(l.heatmaps.map((h) => [h.name, [h.lo, h.hi]]));
+  const own = range(await lab.layout());
+  const fig = await lab.compute({ experiment: 'fig41' });
+  const stats = fig.stats.filter((s) => s.head !== 'avg' && typeof s.head === 'number');
+  const head1 = fig.weights[1].flat();
+  const lo1 = Math.min(...head1), hi1 = Math.max(...head1);
+  c.check(Math.abs(own.head1[0] - lo1) < 1e-6 && Math.abs(own.head1[1] - hi1) < 1e-6,
+          'by default head 1\'s colour bar spans its own weights, as the book', JSON.stringify(own.head1));
+  const note = `head 1 reads only noise features: its weights are ${lo1.toFixed(4)}-${hi1.toFixed(4)}, nearly uniform`;
+  const summary = await page.evaluate(() => document.getElementById('a11y-summary')?.textContent ?? '');
+  c.check(summary.includes(note), 'the accessible copy says head 1 is nearly uniform', summary.slice(0, 300));
+  await lab.click('fig41_shared_scale');
+  const shared = range(await lab.layout());
+  const all = fig.weights.flat(2);
+  const lo = Math.min(...all), hi = Math.max(...all);
+  c.check(['average', 'head0', 'head1'].every((n) => Math.abs(shared[n][0] - lo) < 1e-6 && Math.abs(shared[n][1] - hi) < 1e-6) &&
+          (await page.evaluate(() => window.attentionLab.get())).fig41_scale === 'shared',
+          `a click on "shared colour scale" puts every heatmap on ${lo.toFixed(4)}..${hi.toFixed(4)} (the URL says fig41_scale=shared)`,
+          JSON.stringify({ shared, stats: stats.length }));
+  await checkPixels(c, lab, 'Figure 4.1 on the shared scale');
+  await writeFile(join(artefactsDir, 'explorer_fig41_shared.png'), PNG.sync.write(await lab.screenshot()));
 }
 
 process.exitCode = await runBrowserTest({ name: 'explorer_e2e', logName: 'explorer', webDir, artefactsDir, viewport: SIZES[0], run });

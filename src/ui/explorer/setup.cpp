@@ -115,6 +115,7 @@ void size_controls(AppState& state) {
   ImGui::SetNextItemWidth(width);
   ImGui::InputScalar(tr("setup.seed"), ImGuiDataType_U64, &c.seed, &step);
   record_control(state, "seed");
+  ImGui::SameLine();
   help_marker(tr("setup.seed.help"));
 }
 

@@ -33,6 +33,9 @@ constexpr StringEntry kEnglish[] = {
      "A sharp head puts most weight on a few keys (many values near 0, a few large ones); a flat head piles "
      "every value up near 1/n."},
     {"control.hist_per_head", "one plot per head (each with its own x range)"},
+    {"control.fig41_shared_scale", "shared colour scale"},
+    {"control.fig41_shared_scale.help", "One range for the average and every head, so equal colours are equal weights. Off, as in the book: each panel's bar spans its own min..max, which makes a nearly flat head look patterned."},
+    {"fig41.flat_head.fmt", "head %d reads only noise features: its weights are %.4f-%.4f, nearly uniform"},
     {"panel.stats.title", "Per-head statistics"},
     {"panel.stats.formula", "min, max and mean of each head's attention_weights"},
     {"panel.stats.help",
