@@ -42,11 +42,6 @@ void heatmap_panel(AppState& state, const ImVec2& size, const char* name, int he
   end_panel();
 }
 
-// The head average keeps the chapter's YlOrRd (Figure 4.1 prints it so):
-// a sequential ramp, light yellow to dark red, that ColorBrewer marks
-// colour-blind safe: its order reads from lightness alone, whatever hues a
-// reader tells apart. The single heads use viridis
-// (gfx/colormap.hpp says which map draws what and why).
 // The colour range of one panel: its own min..max (the book's), or with the
 // shared scale the range of every head's weights (the average lies inside it).
 WeightStats colour_range(const AppState& state, const WeightStats& own) {
@@ -59,6 +54,11 @@ WeightStats colour_range(const AppState& state, const WeightStats& own) {
   return all;
 }
 
+// The head average keeps the chapter's YlOrRd (Figure 4.1 prints it so):
+// a sequential ramp, light yellow to dark red, that ColorBrewer marks
+// colour-blind safe: its order reads from lightness alone, whatever hues a
+// reader tells apart. The single heads use viridis
+// (gfx/colormap.hpp says which map draws what and why).
 void average_panel(AppState& state, const ImVec2& size) {
   const Matrix& average = state.fig41->result.average_weights;
   heatmap_panel(state, size, "average", -1, average, colour_range(state, weight_stats(average)), state.average_colormap,
@@ -212,21 +212,26 @@ void fig41_panels(AppState& state) {
   std::snprintf(subtitle, sizeof subtitle, tr("fig41.subtitle.fmt"), fig.config.seq_len, fig.config.d_model,
                 fig.config.heads, d_head);
   const bool low = ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * 24;
-  title_with_help(tr("fig41.title"), low ? (std::string(tr("fig41.help")) + "\n\n" + subtitle).c_str() : tr("fig41.help"));
-  if (!low) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", subtitle);
-    ImGui::PopTextWrapPos();
+  // Flat heads are said in words, whichever scale is on: the colours alone
+  // cannot tell a flat head from a patterned one.
+  const std::vector<std::string> notes = flat_head_notes(fig);
+  std::string help = tr("fig41.help");
+  if (low) {  // the subtitle and the notes move into the help's tooltip
+    help += std::string("\n\n") + subtitle;
+    for (const std::string& note : notes) help += "\n" + note;
   }
+  title_with_help(tr("fig41.title"), help.c_str());
+  if (low) ImGui::SameLine();
   ImGui::Checkbox(tr("control.fig41_shared_scale"), &state.fig41_shared_scale);
   record_control(state, "fig41_shared_scale");
   ImGui::SameLine();
   help_marker(tr("control.fig41_shared_scale.help"));
-  // Said in words, whichever scale is on: the colours alone cannot tell a
-  // flat head from a patterned one.
-  ImGui::PushTextWrapPos(0.0f);
-  for (const std::string& note : flat_head_notes(fig)) ImGui::TextDisabled("%s", note.c_str());
-  ImGui::PopTextWrapPos();
+  if (!low) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", subtitle);
+    for (const std::string& note : notes) ImGui::TextDisabled("%s", note.c_str());
+    ImGui::PopTextWrapPos();
+  }
   // A 3-over-3 grid: the three heatmaps on top (they need the height), the
   // histograms and the two tables below. Sizes are whole UI units. Narrow
   // windows keep readable minimum sizes and stack the bottom row (the view scrolls).
