@@ -116,13 +116,13 @@ void print_causal_text(const CausalCompanion& c) {
 
 // The three reports take the same flags (--seed, --json) and print one of two
 // forms. --seed is np.random.seed's: 42, the default, gives the book's numbers.
-template <typename Result>
-int run_report(const CommandLine& line, Result (*run)(uint64_t seed), OutJson (*to_json)(const Result&),
+template <typename Config, typename Result>
+int run_report(const CommandLine& line, Result (*run)(const Config&), OutJson (*to_json)(const Result&),
                void (*print_text)(const Result&)) {
   bool json = false;
-  uint64_t seed = 42;
-  if (const auto exit_code = read_flags(line, {{numpy_seed_flag(seed)}, &json})) return *exit_code;
-  const Result result = run(seed);
+  Config config;
+  if (const auto exit_code = read_flags(line, {{numpy_seed_flag(config.seed)}, &json})) return *exit_code;
+  const Result result = run(config);
   if (json)
     std::cout << api::dump(to_json(result)) << '\n';
   else
@@ -132,37 +132,12 @@ int run_report(const CommandLine& line, Result (*run)(uint64_t seed), OutJson (*
 
 }  // namespace
 
-int run_fig41(const CommandLine& line) {
-  return run_report<Figure41>(
-      line,
-      [](uint64_t seed) {
-        Figure41Config config;
-        config.seed = seed;
-        return run_figure41(config);
-      },
-      fig41_json, print_fig41_text);
-}
+int run_fig41(const CommandLine& line) { return run_report(line, run_figure41, fig41_json, print_fig41_text); }
 
-int run_fig42(const CommandLine& line) {
-  return run_report<Figure42>(
-      line,
-      [](uint64_t seed) {
-        Figure42Config config;
-        config.seed = seed;
-        return run_figure42(config);
-      },
-      fig42_json, print_fig42_text);
-}
+int run_fig42(const CommandLine& line) { return run_report(line, run_figure42, fig42_json, print_fig42_text); }
 
 int run_causal(const CommandLine& line) {
-  return run_report<CausalCompanion>(
-      line,
-      [](uint64_t seed) {
-        CausalConfig config;
-        config.seed = seed;
-        return run_causal_companion(config);
-      },
-      causal_json, print_causal_text);
+  return run_report(line, run_causal_companion, causal_json, print_causal_text);
 }
 
 }  // namespace attn::cli
