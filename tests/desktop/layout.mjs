@@ -3,8 +3,8 @@
 //
 //   node tests/desktop/layout.mjs <attention_app> <attention_cli> <artefacts dir>
 //
-// Runs `xvfb-run -a attention_app --size WxH --view V --controls M --layout
-// out.json --screenshot out.png` for every view (the scaling lab on each of
+// Runs `attention_app --size WxH --view V --controls M --layout out.json
+// --screenshot out.png` on an X server of its own (Xvfb) for every view (the scaling lab on each of
 // its panels) at 320x240 and 700x450 in full, compact and none mode, plus
 // the phone (390x844) and a large screen (1920x1080) and the Chinese
 // interface, and checks from the layout JSON and the PNG that
@@ -21,12 +21,18 @@
 //     has the button and no panel; full mode has the panel beside the view
 //     when the window is wide and behind the button when it is narrow.
 // (Clicking the set-up button is tests/web/layout_e2e.mjs: it needs input.)
-import { spawnSync } from 'node:child_process';
+//
+// The apps run LAUNCHES at a time on one X server: each is one process that
+// waits on its GL driver and its files part of the time, and this test was
+// its tree's longest (80 launches one by one: 108 s native, 235 s under
+// ASan in a CI run), with a core idle.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { PNG } from 'pngjs';
 
+import { startXvfb } from '../web/engines/processes.mjs';
 import { Checks, checkHeatmaps, colormapColor, pixelAt } from '../web/pixels.mjs';
 
 const [app, cli, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
@@ -51,14 +57,28 @@ const overlap = (a, b) => a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0.5 && a.y 
 const inside = (r, fb) => r.x >= -0.5 && r.y >= -0.5 && r.x + r.w <= fb.w + 0.5 && r.y + r.h <= fb.h + 0.5;
 const show = (r) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.w)}x${Math.round(r.h)}`;
 
-function run(name, size, flags) {
+const LAUNCHES = 3;
+let display = null;  // the X server's, set in main()
+
+// Runs the app to its exit: { status, output }, or status null when killed.
+function launch(args) {
+  return new Promise((done) => {
+    const child = spawn(app, args, { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => { output += d; });
+    child.stderr.on('data', (d) => { output += d; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+    child.once('error', (e) => { output += e.message; });
+    child.once('close', (status, signal) => { clearTimeout(timer); done({ status, output: output + (signal ?? '') }); });
+  });
+}
+
+async function run(name, size, flags) {
   const shot = join(artefactsDir, `layout_${name}.png`);
   const layoutFile = join(artefactsDir, `layout_${name}.json`);
-  const result = spawnSync('xvfb-run', ['-a', app, '--screenshot', shot, '--layout', layoutFile, '--frames', '5',
-    '--size', size, ...flags], { encoding: 'utf8', timeout: 180_000 });
+  const result = await launch(['--screenshot', shot, '--layout', layoutFile, '--frames', '5', '--size', size, ...flags]);
   const ok = c.check(result.status === 0 && existsSync(shot) && existsSync(layoutFile),
-                     `${name}: attention_app ${flags.join(' ')} draws the frame`,
-                     `status ${result.status} ${result.error ?? ''}\n${result.stdout}${result.stderr}`);
+                     `${name}: attention_app ${flags.join(' ')} draws the frame`, `status ${result.status}\n${result.output}`);
   if (!ok) return null;
   return { png: PNG.sync.read(readFileSync(shot)), layout: JSON.parse(readFileSync(layoutFile, 'utf8')) };
 }
@@ -82,8 +102,8 @@ function attend(config) {
 }
 
 // The tab widths with room to spare: what "not squeezed" means.
-function referenceTabWidths(lang) {
-  const shot = run(`tabs_reference_${lang}`, '1920x1080', ['--lang', lang]);
+async function referenceTabWidths(lang) {
+  const shot = await run(`tabs_reference_${lang}`, '1920x1080', ['--lang', lang]);
   const widths = {};
   for (const [name, r] of Object.entries(shot?.layout.controls ?? {}))
     if (/^tab_/.test(name) && name !== 'tab_combo') widths[name] = r.w;
@@ -144,8 +164,19 @@ function checkShot(name, shot, mode, tabWidths, expectSetupPanel) {
   }
 }
 
-function main() {
-  const tabWidths = { en: referenceTabWidths('en'), zh: referenceTabWidths('zh') };
+async function main() {
+  const xvfb = await startXvfb();
+  display = xvfb.display;
+  try {
+    await checkAll();
+  } finally {
+    await xvfb.stop();
+  }
+}
+
+async function checkAll() {
+  const [en, zh] = await Promise.all([referenceTabWidths('en'), referenceTabWidths('zh')]);
+  const tabWidths = { en, zh };
   const wide = (size) => Number(size.split('x')[0]) >= 560;
   const cases = [];
   for (const size of ['320x240', '700x450'])
@@ -159,16 +190,24 @@ function main() {
     for (const [view, flags] of VIEWS.filter(([v]) => ['heatmaps', 'stats', 'training'].includes(v)))
       cases.push({ size, mode: 'full', view, flags, lang: 'zh' });
 
-  for (const { size, mode, view, flags, lang } of cases) {
-    const name = `${view}_${mode}_${size}_${lang}`;
-    const shot = run(name, size, [...flags, '--controls', mode, '--lang', lang]);
-    if (!shot) continue;
-    checkShot(name, shot, mode, tabWidths[lang], mode === 'full' && wide(size));
-    // Views with heatmaps show at least the first one whole, even at 320x240.
-    if (['heatmaps', 'steps', 'chapter'].includes(view))
-      c.check(shot.layout.heatmaps.length > 0, `${name}: at least one heatmap is wholly on screen`);
-  }
+  // LAUNCHES workers take the cases in turn; each case is checked as its app exits.
+  let next = 0;
+  const worker = async () => {
+    while (next < cases.length) {
+      const { size, mode, view, flags, lang } = cases[next++];
+      const name = `${view}_${mode}_${size}_${lang}`;
+      const shot = await run(name, size, [...flags, '--controls', mode, '--lang', lang]);
+      if (!shot) continue;
+      checkShot(name, shot, mode, tabWidths[lang], mode === 'full' && wide(size));
+      // Views with heatmaps show at least the first one whole, even at 320x240.
+      if (['heatmaps', 'steps', 'chapter'].includes(view))
+        c.check(shot.layout.heatmaps.length > 0, `${name}: at least one heatmap is wholly on screen`);
+    }
+  };
+  await Promise.all(Array.from({ length: LAUNCHES }, worker));
 }
 
-main();
-process.exitCode = c.finish();
+main().then(() => { process.exitCode = c.finish(); }, (e) => {
+  console.error(e);
+  process.exitCode = 1;
+});

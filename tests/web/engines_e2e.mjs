@@ -159,6 +159,13 @@ function installTapProbe() {
   window.attentionLabFrames.onFrame(() => probe.frames.push(performance.now()));
 }
 
+// Dear ImGui 1.86's io.KeyRepeatDelay: a key the page saw down longer than
+// this repeats, as it should. A tap "held 10-30 ms" that the page saw held
+// longer was not sent as a quick tap (a starved driver or test process: one
+// Backspace the page saw held 449 ms in a full suite), so the try is retaken.
+const KEY_REPEAT_DELAY_MS = 275;
+const TRIES = 3;
+
 async function probed(page, key, taps) {
   await page.evaluate(installTapProbe);
   await page.evaluate(() => { window.tapProbe.keys.length = 0; window.tapProbe.frames.length = 0; });
@@ -175,7 +182,10 @@ async function probed(page, key, taps) {
   const unseen = taken.filter((t) => t.frames === 0).length;
   console.log(`  ${key} x${taken.length}: held ${taken.map((t) => t.held).join(', ')} ms in the page; frames drawn while down: ` +
               `${taken.map((t) => t.frames).join(', ')} (${unseen} tap(s) no frame saw: keys read once a frame lose those)`);
-  return `held ${taken.map((t) => t.held).join(', ')} ms; frames drawn while down: ${taken.map((t) => t.frames).join(', ')}`;
+  return {
+    quick: taken.every((t) => t.held < KEY_REPEAT_DELAY_MS),
+    detail: `held ${taken.map((t) => t.held).join(', ')} ms; frames drawn while down: ${taken.map((t) => t.frames).join(', ')}`,
+  };
 }
 
 // Tap `key` once per hold (ms), `gap` ms apart: down, hold, up.
@@ -186,34 +196,52 @@ async function tap(page, key, holds, gap = 20) {
   }
 }
 
+// One check of quick taps: `attempt` sets up, taps (through probed) and
+// returns { ok, detail, probe }; retaken while the page saw a tap held past
+// the repeat delay, so the check is of quick taps, not of a starved sender.
+async function quickCheck(c, what, attempt) {
+  let result;
+  for (let i = 1; i <= TRIES; ++i) {
+    result = await attempt();
+    if (result.probe.quick) break;
+    console.log(`  [retake ${i}/${TRIES}] ${what}: the page saw a tap held past ${KEY_REPEAT_DELAY_MS} ms (${result.probe.detail})`);
+  }
+  c.check(result.probe.quick, `${what}: every tap reached the page as a quick one`, result.probe.detail);
+  c.check(result.ok, what, `${result.detail} (${result.probe.detail})`);
+}
+
 async function quickTaps(c, page, { url }) {
-  let lab = await open(page, url);
-  const typed = await typeInto(lab, 'abc def');
-  c.check(typed === 'abc def', 'typed "abc def" into the sentence box', typed);
-  const backspaces = await probed(page, 'Backspace', () => tap(page, 'Backspace', [10, 20, 30]));
-  const left = await textIs(lab, 'abc ');
-  c.check(left === 'abc ', 'three quick Backspace taps (held 10-30 ms, 20 ms apart) delete exactly three characters',
-          `"${typed}" -> "${left}" (${backspaces})`);
-
-  const before = await text(lab);
-  const ctrlA = await probed(page, 'a', async () => {
-    await page.keyboard.down('Control');
-    await page.keyboard.press('a', { delay: 20 });
-    await page.keyboard.up('Control');
-    await sleep(20);
+  let lab = await open(page, url);  // typeInto sets the sentence for each try
+  await quickCheck(c, 'three quick Backspace taps (held 10-30 ms, 20 ms apart) delete exactly three characters', async () => {
+    const typed = await typeInto(lab, 'abc def');
+    c.check(typed === 'abc def', 'typed "abc def" into the sentence box', typed);
+    const probe = await probed(page, 'Backspace', () => tap(page, 'Backspace', [10, 20, 30]));
+    const left = await textIs(lab, 'abc ');
+    return { ok: left === 'abc ', detail: `"${typed}" -> "${left}"`, probe };
   });
-  await page.keyboard.type('xyz', { delay: 15 });
-  const replaced = await textIs(lab, 'xyz');
-  c.check(replaced === 'xyz', 'a quick Ctrl+A (held 20 ms) then typing replaces the text', `"${before}" -> "${replaced}" (a: ${ctrlA})`);
 
-  lab = await open(page, url, `?text=${encodeURIComponent(SENTENCE)}`);
-  const average = (await lab.layout()).heatmaps.find((h) => h.name === 'average');
-  await lab.clickAt(await lab.cellCentre(average, 0, 1));  // selects query 0; the canvas has the keyboard
-  const from = (await lab.state()).selected_query;
-  const arrows = await probed(page, 'ArrowDown', () => tap(page, 'ArrowDown', [10, 15, 20, 30]));
-  const to = await until(async () => (await lab.state()).selected_query, 4);
-  c.check(from === 0 && to === 4, 'four quick ArrowDown taps on the canvas move the selected query by exactly four',
-          `query ${from} -> ${to} (${arrows})`);
+  await quickCheck(c, 'a quick Ctrl+A (held 20 ms) then typing replaces the text', async () => {
+    const before = await typeInto(lab, 'abc def');
+    const probe = await probed(page, 'a', async () => {
+      await page.keyboard.down('Control');
+      await page.keyboard.press('a', { delay: 20 });
+      await page.keyboard.up('Control');
+      await sleep(20);
+    });
+    await page.keyboard.type('xyz', { delay: 15 });
+    const replaced = await textIs(lab, 'xyz');
+    return { ok: replaced === 'xyz', detail: `"${before}" -> "${replaced}"`, probe };
+  });
+
+  await quickCheck(c, 'four quick ArrowDown taps on the canvas move the selected query by exactly four', async () => {
+    lab = await open(page, url, `?text=${encodeURIComponent(SENTENCE)}`);
+    const average = (await lab.layout()).heatmaps.find((h) => h.name === 'average');
+    await lab.clickAt(await lab.cellCentre(average, 0, 1));  // selects query 0; the canvas has the keyboard
+    const from = (await lab.state()).selected_query;
+    const probe = await probed(page, 'ArrowDown', () => tap(page, 'ArrowDown', [10, 15, 20, 30]));
+    const to = await until(async () => (await lab.state()).selected_query, 4);
+    return { ok: from === 0 && to === 4, detail: `query ${from} -> ${to}`, probe };
+  });
 }
 
 // ---- clipboard ------------------------------------------------------------------------
