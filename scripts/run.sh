@@ -37,6 +37,11 @@ fi
 cmake --preset wasm >/dev/null
 cmake --build --preset wasm -j 2 --target attention_web
 WEB_DIR="$ROOT/build/wasm/web"
+# The poem model's weights: trained natively once (about 3 minutes, then
+# cached in ~/.cache/attention-lab/poem), served beside the app.
+cmake --preset native >/dev/null
+cmake --build --preset native -j 2 --target poem_model
+cp "$ROOT/build/native/poem_model.bin" "$WEB_DIR/poem_model.bin"
 echo
 echo "Serving the attention lab at http://127.0.0.1:$PORT/  (Ctrl-C to stop)"
 exec python3 "$ROOT/scripts/serve.py" "$WEB_DIR" --port "$PORT" --frame-ancestors "$FRAME_ANCESTORS"

@@ -37,6 +37,7 @@ PACKAGES=(
   ca-certificates                                # npm's TLS
   dpkg-dev xz-utils                              # apt-get source for Dear ImGui, its .tar.xz
   fonts-wqy-microhei python3-fonttools           # the CJK font, subset at build time (pyftsubset)
+  fortunes-zh                                    # Tang and Song poems (tang300, song100) the poem model trains on
 )
 if [ "${1:-}" = --list-packages ]; then printf '%s\n' "${PACKAGES[@]}"; exit 0; fi
 

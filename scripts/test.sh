@@ -41,6 +41,12 @@ for preset in $PRESETS; do
   build_s[$preset]=$(( $(date +%s) - t ))
 done
 
+# The poem model's weights (trained by the native build, cached in ~/.cache)
+# go beside the web app, which loads them only when a view needs them.
+if [ -f build/native/poem_model.bin ] && [ -d build/wasm/web ]; then
+  cp build/native/poem_model.bin build/wasm/web/poem_model.bin
+fi
+
 passed=0; failed=0; status=0
 for preset in $PRESETS; do
   log="build/ctest-$preset.log"

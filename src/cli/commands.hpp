@@ -20,6 +20,9 @@ int run_fields(const CommandLine& line);  // the config's field table (markdown)
 // train.cpp: the tiny attention model of trainer.hpp.
 int run_train(const CommandLine& line);
 
+// poem.cpp: the character GPT of core/poem (train, attend, sample, eval).
+int run_poem(const CommandLine& line);
+
 // scaling.cpp: one d_k's saturation, gradient size and float32 stability.
 int run_scaling(const CommandLine& line);
 

@@ -3,34 +3,15 @@
 // its canonical form (parse_explorer_config then print_explorer_config: the
 // form the UI writes, and a fixed point of parse + print). fields prints the
 // field table those two read, as the README shows it.
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <iostream>
 
 #include "api/compute.hpp"
 #include "api/explorer_json.hpp"
 #include "commands.hpp"
+#include "files.hpp"
 
 namespace attn::cli {
 namespace {
-
-// Reads the whole file (or stdin). stdio, not iostreams: fread/ferror report
-// a directory or a read error, which an ifstream would silently treat as EOF.
-bool read_all(const std::string& path, std::string& text, std::string& error) {
-  FILE* file = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
-  if (!file) {
-    error = "cannot open config file '" + path + "': " + std::strerror(errno);
-    return false;
-  }
-  char buf[65536];
-  std::size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, file)) > 0) text.append(buf, n);
-  const bool failed = std::ferror(file) != 0;
-  if (failed) error = "cannot read config file '" + path + "': " + std::strerror(errno);
-  if (file != stdin) std::fclose(file);
-  return !failed;
-}
 
 // The flags (--config FILE, required) and the file's text. Returns the exit
 // code when the command must stop, nullopt with the text otherwise.

@@ -35,6 +35,22 @@ const char* const kUsage =
     "  scaling [--dk D] [--keys N] [--trials T] [--seed S] [--json]\n"
     "                         one attention row raw vs scaled, softmax entropy and Jacobian\n"
     "                         norm (means over T rows), float32 naive vs stable softmax\n"
+    "  poem train [--steps N] [--seed S] [--layers L] [--heads H] [--d-model D] [--context T]\n"
+    "        [--batch B] [--lr X] [--warmup N] [--modern yes|no] [--corpus DIR] --out FILE\n"
+    "        [--modern-share X] [--report N]\n"
+    "                         train the character GPT on Debian's Tang poems (fortunes-zh;\n"
+    "                         defaults: 1100 steps, seed 1, 2 layers, 4 heads, d-model 64,\n"
+    "                         context 64, batch 16, lr 0.003, warmup 100, modern yes with\n"
+    "                         share 0.6); prints step, train and held-out loss, tokens/s\n"
+    "  poem attend --model FILE --text TEXT [--json]\n"
+    "                         every layer's and head's weights on TEXT, the next character's\n"
+    "                         top 10, each character's loss\n"
+    "  poem sample --model FILE [--prompt TEXT] [--length N] [--temperature T] [--seed S]\n"
+    "                         continue a prompt (defaults: 48 characters, 0.8, seed 1)\n"
+    "  poem eval --model FILE [--json]\n"
+    "                         the held-out poems: loss against the unigram and bigram\n"
+    "                         baselines, punctuation accuracy, sample line lengths, the\n"
+    "                         heads' patterns, and the goals met or not\n"
     "  --help                 this text\n";
 
 struct Command {
@@ -45,7 +61,7 @@ const Command kCommands[] = {
     {"fig41", attn::cli::run_fig41},   {"fig42", attn::cli::run_fig42},
     {"causal", attn::cli::run_causal}, {"attend", attn::cli::run_attend},
     {"config", attn::cli::run_config}, {"fields", attn::cli::run_fields},
-    {"train", attn::cli::run_train},
+    {"train", attn::cli::run_train},   {"poem", attn::cli::run_poem},
     {"scaling", attn::cli::run_scaling},
 };
 

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds the poem model's weights: `attention_cli poem train` with its default
+# settings on Debian's fortunes-zh, then copies the file to each OUT.
+#
+#   scripts/poem_model.sh ATTENTION_CLI OUT [OUT...]
+#
+# Trained once per corpus, code and settings: the result is kept in
+# ~/.cache/attention-lab/poem/<key>.bin, the key a hash of the corpus files,
+# the model's sources (src/core/poem, the kernels, the CLI command), the
+# compiler and the CPU's vector extensions (the kernels pick theirs at run
+# time, so another CPU may give other last bits). Nothing trained is committed.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CLI="${1:?usage: poem_model.sh ATTENTION_CLI OUT [OUT...]}"
+shift
+(($#)) || { echo "usage: poem_model.sh ATTENTION_CLI OUT [OUT...]" >&2; exit 2; }
+CORPUS=/usr/share/games/fortunes
+for f in tang300 song100; do
+  [ -r "$CORPUS/$f" ] || { echo "poem_model.sh: $CORPUS/$f is missing: scripts/setup.sh installs fortunes-zh" >&2; exit 1; }
+done
+
+key=$( {
+  cat "$CORPUS/tang300" "$CORPUS/song100"
+  cd "$ROOT" && find src/core/poem src/core/kernels src/core/masks.cpp src/core/masks.hpp src/core/rng.cpp \
+    src/core/rng.hpp src/cli/poem.cpp -type f | LC_ALL=C sort | xargs cat
+  c++ --version | head -n1
+  grep -m1 -o -w -E 'avx512f|avx2' /proc/cpuinfo | sort -u | tr '\n' ' '
+} | sha256sum | cut -c1-16)
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/attention-lab/poem"
+mkdir -p "$CACHE"
+model="$CACHE/$key.bin"
+if [ -s "$model" ]; then
+  echo "[poem model] $model (cached: the corpus, code and settings are unchanged)"
+else
+  echo "[poem model] training (key $key; the log: $CACHE/$key.log)"
+  start=$(date +%s)
+  "$CLI" poem train --out "$model.tmp" > "$CACHE/$key.log" 2>&1 || { cat "$CACHE/$key.log" >&2; rm -f "$model.tmp"; exit 1; }
+  mv "$model.tmp" "$model"
+  tail -n 3 "$CACHE/$key.log"
+  echo "[poem model] trained in $(( $(date +%s) - start )) s"
+fi
+for out in "$@"; do
+  mkdir -p "$(dirname "$out")"
+  cp "$model" "$out"
+done

@@ -1,0 +1,338 @@
+// poem: the character GPT of core/poem, trained on Debian's Tang poems
+// (fortunes-zh), and what it learned.
+//   poem train   train it and write the model file
+//   poem attend  read a text: every head's weights, the next character, the losses
+//   poem sample  continue a prompt
+//   poem eval    the held-out poems: loss against the baselines, punctuation,
+//                line lengths of samples, the heads' patterns; the goals
+#include <chrono>
+#include <iostream>
+#include <map>
+
+#include "api/json_output.hpp"
+#include "api/poem_json.hpp"
+#include "commands.hpp"
+#include "core/poem/head_patterns.hpp"
+#include "core/poem/model_file.hpp"
+#include "core/tokenizer.hpp"
+#include "files.hpp"
+#include "tables.hpp"
+
+namespace attn::cli {
+namespace {
+
+using namespace attn::poem;
+
+const char* const kDefaultCorpus = "/usr/share/games/fortunes";
+
+// The corpus files; a missing file names the package that has it.
+std::optional<int> read_corpus(const std::string& command, const std::string& dir, bool modern, PoemCorpus& corpus) {
+  const std::pair<const char*, std::vector<std::string>*> files[] = {
+      {"tang300", &corpus.tang300}, {"song100", &corpus.song100}, {"chinese", &corpus.modern}};
+  for (const auto& [name, entries] : files) {
+    if (entries == &corpus.modern && !modern) continue;
+    std::string text, error;
+    if (!read_all(dir + "/" + name, text, error))
+      return command_error(command, error + " (the corpus is Debian's fortunes-zh: scripts/setup.sh installs it)");
+    *entries = parse_fortunes(text);
+  }
+  if (corpus.tang300.size() < 20) return command_error(command, dir + "/tang300: fewer than 20 poems");
+  return std::nullopt;
+}
+
+std::vector<std::vector<int>> encode_each(const Vocab& vocab, const std::vector<std::string>& poems) {
+  std::vector<std::vector<int>> out;
+  for (const std::string& p : poems) out.push_back(vocab.encode_poem(p));
+  return out;
+}
+
+std::optional<int> read_model_file(const std::string& command, const std::optional<std::string>& path,
+                                   ModelFile& file) {
+  if (!path) return command_error(command, "needs --model FILE (poem train --out FILE writes one)");
+  std::string bytes, error;
+  if (!read_all(*path, bytes, error)) return command_error(command, error);
+  file = read_model(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  if (!file.error.empty()) return command_error(command, *path + ": " + file.error);
+  return std::nullopt;
+}
+
+// A model's training settings, kept in the file's info (JSON text): whether
+// the modern passages trained, and their share of a batch.
+std::pair<bool, float> trained_with_modern(const std::string& info) {
+  const auto j = nlohmann::json::parse(info, nullptr, false);
+  if (!j.is_object()) return {false, 0.0f};
+  return {j.value("modern", false), j.value("modern_share", 0.0f)};
+}
+
+ValueFlag yes_no_flag(const std::string& name, bool& out) {
+  return {name, [name, &out](const std::string& text) {
+            if (text != "yes" && text != "no") return "--" + name + ": expected yes or no, got '" + text + "'";
+            out = text == "yes";
+            return std::string();
+          }};
+}
+
+ValueFlag temperature_flag(float& out) {
+  return {"temperature", [&out](const std::string& text) {
+            char* end = nullptr;
+            const float v = std::strtof(text.c_str(), &end);
+            if (text.empty() || *end != '\0' || !(v >= 0.0f && v <= 10.0f))
+              return "--temperature: expected a number in 0..10 (0: always the likeliest), got '" + text + "'";
+            out = v;
+            return std::string();
+          }};
+}
+
+int train(const CommandLine& line) {
+  PoemTrainConfig config;
+  std::optional<std::string> out, corpus_dir;
+  int report = 100;
+  const FlagSpec flags{{int_flag("steps", 1, 1000000, config.steps), seed_flag(config.seed),
+                        int_flag("layers", 1, GptLimits::kMaxLayers, config.model.layers),
+                        int_flag("heads", 1, GptLimits::kMaxHeads, config.model.heads),
+                        int_flag("d-model", 1, GptLimits::kMaxDModel, config.model.d_model),
+                        int_flag("context", 2, GptLimits::kMaxContext, config.model.context),
+                        int_flag("batch", 1, 1024, config.batch),
+                        positive_float_flag("lr", 1.0f, config.learning_rate),
+                        int_flag("warmup", 0, 1000000, config.warmup),
+                        yes_no_flag("modern", config.use_modern),
+                        {"modern-share", [&](const std::string& text) {
+                           char* end = nullptr;
+                           const float v = std::strtof(text.c_str(), &end);
+                           if (text.empty() || *end != '\0' || !(v >= 0.0f && v <= 1.0f))
+                             return "--modern-share: expected a number in 0..1, got '" + text + "'";
+                           config.modern_share = v;
+                           return std::string();
+                         }},
+                        text_flag("corpus", corpus_dir),
+                        int_flag("report", 1, 1000000, report), text_flag("out", out)},
+                       nullptr};
+  if (const auto exit_code = read_flags(line, flags)) return *exit_code;
+  if (!out) return command_error(line.command, "needs --out FILE (where the model goes)");
+  if (std::string e = check_train_config(config); !e.empty()) return command_error(line.command, e);
+  PoemCorpus corpus;
+  if (const auto exit_code = read_corpus(line.command, corpus_dir.value_or(kDefaultCorpus), config.use_modern, corpus))
+    return *exit_code;
+  const PoemSplit split = split_corpus(corpus, config.use_modern);
+  Vocab vocab = Vocab::from_texts(split.train());
+  std::vector<int> poem_ids = encode_all(vocab, split.poems);
+  std::vector<int> modern_ids = encode_all(vocab, split.modern, Vocab::kTextStart);
+  const std::vector<std::vector<int>> held_out = encode_each(vocab, split.held_out);
+  std::cout << "Training a " << config.model.layers << "-layer, " << config.model.heads << "-head character GPT (d_model "
+            << config.model.d_model << ", context " << config.model.context << ", vocabulary " << vocab.size()
+            << ") on " << poem_ids.size() << " characters of " << split.poems.size() << " poems"
+            << (config.use_modern ? " and " + std::to_string(modern_ids.size()) + " of " +
+                                        std::to_string(split.modern.size()) + " modern passages (" +
+                                        fixed(100 * config.modern_share, 0) + " % of each batch)"
+                                  : std::string())
+            << "; " << split.held_out.size()
+            << " held-out Tang poems. AdamW lr " << config.learning_rate << ", batch " << config.batch << " x "
+            << config.model.context << ", seed " << config.seed << ".\n\n";
+  if (poem_ids.size() <= static_cast<std::size_t>(config.model.context) + 1)
+    return command_error(line.command, "the training poems are shorter than the context");
+
+  PoemTrainer trainer(config, std::move(vocab), std::move(poem_ids), std::move(modern_ids));
+  Table table{{"step", "train loss", "held-out loss", "tokens/s", "seconds"}, {}};
+  const auto start = std::chrono::steady_clock::now();
+  double interval_loss = 0, train_seconds = 0;
+  int interval_steps = 0;
+  for (int s = 1; s <= config.steps; ++s) {
+    const auto t0 = std::chrono::steady_clock::now();
+    interval_loss += trainer.step().loss;
+    train_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ++interval_steps;
+    if (s % report != 0 && s != config.steps) continue;
+    const PoemScore score = score_poems(trainer.model(), held_out);
+    const double tokens = double(interval_steps) * config.batch * config.model.context;
+    table.rows.push_back({std::to_string(s), fixed(interval_loss / interval_steps, 3), fixed(score.loss, 3),
+                          fixed(tokens / train_seconds, 0),
+                          fixed(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1)});
+    std::cout << table.rows.back()[0] << "  " << table.rows.back()[1] << "  " << table.rows.back()[2] << "  "
+              << table.rows.back()[3] << " tokens/s  " << table.rows.back()[4] << " s\n" << std::flush;
+    interval_loss = train_seconds = 0;
+    interval_steps = 0;
+  }
+  const api::OutJson info{{"steps", config.steps}, {"seed", config.seed}, {"batch", config.batch},
+                          {"learning_rate", config.learning_rate}, {"warmup", config.warmup},
+                          {"modern", config.use_modern}, {"modern_share", config.modern_share},
+                          {"held_out", "tang300 index % 10 == 0"}};
+  const std::vector<uint8_t> bytes = write_model(trainer.model(), api::dump(info));
+  std::string error;
+  if (!write_all(*out, std::string(bytes.begin(), bytes.end()), error)) return command_error(line.command, error);
+  std::cout << "\nWrote " << *out << " (" << bytes.size() << " bytes, " << trainer.model().params.size()
+            << " parameters).\n";
+  return 0;
+}
+
+int attend(const CommandLine& line) {
+  std::optional<std::string> model_path, text;
+  bool json = false;
+  if (const auto exit_code = read_flags(line, {{text_flag("model", model_path), text_flag("text", text)}, &json}))
+    return *exit_code;
+  if (!text) return command_error(line.command, "needs --text TEXT");
+  ModelFile file;
+  if (const auto exit_code = read_model_file(line.command, model_path, file)) return *exit_code;
+  api::OutJson reading;
+  if (std::string e = api::poem_attend(file.model, *text, reading); !e.empty()) return command_error(line.command, e);
+  for (const auto& notice : reading["notices"]) std::cerr << "attention_cli: " << line.command << ": " << notice.get<std::string>() << '\n';
+  if (json) {
+    std::cout << api::dump(reading) << '\n';
+    return 0;
+  }
+  const auto& tokens = reading["tokens"];
+  Table table{{"position", "character", "-ln p (from the previous)"}, {}};
+  for (std::size_t i = 0; i < tokens.size(); ++i)
+    table.rows.push_back({std::to_string(i), tokens[i].get<std::string>() == "\n" ? "\\n" : tokens[i].get<std::string>(),
+                          i ? fixed(reading["loss"][i - 1].get<float>(), 3) : ""});
+  print_table(std::cout, table);
+  std::cout << "\nNext character:";
+  for (const auto& n : reading["next"])
+    std::cout << "  " << (n["char"].get<std::string>() == "\n" ? "\\n" : n["char"].get<std::string>()) << ' '
+              << fixed(n["p"].get<float>(), 3);
+  std::cout << "\n(--json adds every layer's and head's weights)\n";
+  return 0;
+}
+
+int sample_command(const CommandLine& line) {
+  std::optional<std::string> model_path, prompt;
+  int length = 48;
+  float temperature = 0.8f;
+  uint64_t seed = 1;
+  if (const auto exit_code = read_flags(line, {{text_flag("model", model_path), text_flag("prompt", prompt),
+                                               int_flag("length", 1, 2000, length), temperature_flag(temperature),
+                                               seed_flag(seed)}, nullptr}))
+    return *exit_code;
+  ModelFile file;
+  if (const auto exit_code = read_model_file(line.command, model_path, file)) return *exit_code;
+  const std::string text = prompt.value_or("");
+  if (std::string e = utf8_error(text); !e.empty()) return command_error(line.command, "--prompt: " + e);
+  std::vector<int> ids{Vocab::kPoemStart};
+  int unknown = 0;
+  for (int id : file.model.vocab.encode(text, &unknown)) ids.push_back(id);
+  if (unknown) std::cerr << "attention_cli: " << line.command << ": " << unknown << " character(s) of the prompt the model never learned: read as <unk>\n";
+  Rng rng(seed, 77);
+  const std::vector<int> out = sample(file.model, ids, length, temperature, rng);
+  std::string written = text;
+  for (std::size_t i = ids.size(); i < out.size(); ++i) written += file.model.vocab.text(out[i]);
+  std::cout << written << '\n';
+  return 0;
+}
+
+// Line lengths of samples: runs of characters between punctuation and line
+// breaks; a sample's last, unfinished run is left out.
+std::map<int, int> sample_line_lengths(const PoemModel& model, int samples, int length, uint64_t seed) {
+  std::map<int, int> lengths;
+  Rng rng(seed, 77);
+  for (int s = 0; s < samples; ++s) {
+    const std::vector<int> out = sample(model, {Vocab::kPoemStart}, length, 0.8f, rng);
+    int run = 0;
+    for (std::size_t i = 1; i < out.size(); ++i) {
+      if (out[i] == Vocab::kLineBreak || model.vocab.punctuation(out[i])) {
+        if (run > 0) ++lengths[run];
+        run = 0;
+      } else {
+        ++run;
+      }
+    }
+  }
+  return lengths;
+}
+
+int eval(const CommandLine& line) {
+  std::optional<std::string> model_path, corpus_dir;
+  bool json = false;
+  int samples = 32;
+  uint64_t seed = 1;
+  if (const auto exit_code = read_flags(line, {{text_flag("model", model_path), text_flag("corpus", corpus_dir),
+                                               int_flag("samples", 1, 1000, samples), seed_flag(seed)}, &json}))
+    return *exit_code;
+  ModelFile file;
+  if (const auto exit_code = read_model_file(line.command, model_path, file)) return *exit_code;
+  const auto [modern, modern_share] = trained_with_modern(file.info);
+  PoemCorpus corpus;
+  if (const auto exit_code = read_corpus(line.command, corpus_dir.value_or(kDefaultCorpus), modern, corpus))
+    return *exit_code;
+  const PoemModel& model = file.model;
+  const PoemSplit split = split_corpus(corpus, modern);
+  const std::vector<std::vector<int>> held_out = encode_each(model.vocab, split.held_out);
+  const PoemScore score = score_poems(model, held_out);
+  const Baselines base = baselines(encode_all(model.vocab, split.poems),
+                                   encode_all(model.vocab, split.modern, Vocab::kTextStart),
+                                   modern_share, held_out, model.vocab.size());
+  const double punctuation = score.punctuation ? double(score.punctuation_hits) / double(score.punctuation) : 0.0;
+  const std::map<int, int> lengths = sample_line_lengths(model, samples, 64, seed);
+  int lines = 0, five_or_seven = 0;
+  for (const auto& [n, count] : lengths) lines += count, five_or_seven += (n == 5 || n == 7) ? count : 0;
+  const double regular = lines ? double(five_or_seven) / lines : 0.0;
+  const std::vector<HeadStats> heads = analyse_heads(model, held_out);
+  bool differ = false, boundary = false;
+  for (const HeadStats& h : heads) {
+    differ = differ || h.pattern != heads.front().pattern;
+    boundary = boundary || (h.punctuation_share > 0 && h.punctuation_weight >= 3 * h.punctuation_share);
+  }
+  const bool goal_loss = score.loss <= base.bigram - 0.3, goal_punctuation = punctuation >= 0.8;
+  const bool goal_heads = differ && boundary, goal_lines = regular >= 0.7;
+
+  if (json) {
+    api::OutJson j{{"loss", score.loss}, {"predicted", score.predicted}, {"unigram", base.unigram},
+                   {"bigram", base.bigram}, {"bigram_lambda", base.lambda},
+                   {"punctuation_accuracy", punctuation}, {"punctuation_targets", score.punctuation},
+                   {"sample_lines", lines}, {"sample_lines_5_or_7", regular}};
+    api::OutJson length_table = api::OutJson::object();
+    for (const auto& [n, count] : lengths) length_table[std::to_string(n)] = count;
+    j["sample_line_lengths"] = length_table;
+    api::OutJson head_list = api::OutJson::array();
+    for (const HeadStats& h : heads)
+      head_list.push_back({{"layer", h.layer}, {"head", h.head}, {"pattern", h.pattern}, {"summary", h.summary},
+                           {"by_offset", h.by_offset}, {"punctuation_weight", h.punctuation_weight},
+                           {"punctuation_share", h.punctuation_share}, {"first_weight", h.first_weight},
+                           {"previous_line_weight", h.previous_line_weight}, {"entropy", h.entropy}});
+    j["heads"] = head_list;
+    j["goals"] = {{"loss", goal_loss}, {"punctuation", goal_punctuation}, {"heads", goal_heads}, {"lines", goal_lines}};
+    std::cout << api::dump(j) << '\n';
+    return 0;
+  }
+  const auto met = [](bool ok) { return ok ? "met" : "NOT met"; };
+  std::cout << "Held-out: " << split.held_out.size() << " Tang poems, " << score.predicted << " characters predicted.\n\n";
+  Table goals{{"goal", "measured", "target", ""}, {}};
+  goals.rows.push_back({"loss (nats/char)", fixed(score.loss, 3), "<= " + fixed(base.bigram - 0.3, 3), met(goal_loss)});
+  goals.rows.push_back({"punctuation top-1", fixed(100 * punctuation, 1) + " %", ">= 80 %", met(goal_punctuation)});
+  goals.rows.push_back({"sample lines of 5 or 7", fixed(100 * regular, 1) + " %", ">= 70 %", met(goal_lines)});
+  goals.rows.push_back({"heads: 2 patterns, one >= 3x punct.", differ && boundary ? "yes" : "no", "yes", met(goal_heads)});
+  print_table(std::cout, goals);
+  std::cout << "\nBaselines on the same split: unigram " << fixed(base.unigram, 3) << ", interpolated bigram "
+            << fixed(base.bigram, 3) << " (lambda " << fixed(base.lambda, 2) << ").\n";
+  std::cout << "Sample line lengths (" << samples << " samples at temperature 0.8):";
+  for (const auto& [n, count] : lengths) std::cout << "  " << n << ": " << count;
+  std::cout << "\n\nHeads (mean over the held-out poems' positions):\n";
+  Table table{{"layer", "head", "pattern"}, {}};
+  for (const HeadStats& h : heads) table.rows.push_back({std::to_string(h.layer), std::to_string(h.head), h.summary});
+  print_table(std::cout, table);
+  return 0;
+}
+
+const char* const kPoemUsage =
+    "usage: attention_cli poem <train|attend|sample|eval> [options]\n"
+    "  train  [--steps N] [--seed S] [--layers L] [--heads H] [--d-model D] [--context T]\n"
+    "         [--batch B] [--lr X] [--warmup N] [--modern yes|no] [--modern-share X] [--corpus DIR]\n"
+    "         [--report N] --out FILE\n"
+    "  attend --model FILE --text TEXT [--json]\n"
+    "  sample --model FILE [--prompt TEXT] [--length N] [--temperature T] [--seed S]\n"
+    "  eval   --model FILE [--corpus DIR] [--samples N] [--seed S] [--json]\n";
+
+}  // namespace
+
+int run_poem(const CommandLine& line) {
+  if (line.args.empty() || line.args[0] == "--help") {
+    (line.args.empty() ? std::cerr : std::cout) << kPoemUsage;
+    return line.args.empty() ? kExitUsage : 0;
+  }
+  const CommandLine sub{"poem " + line.args[0], {line.args.begin() + 1, line.args.end()}, kPoemUsage};
+  if (line.args[0] == "train") return train(sub);
+  if (line.args[0] == "attend") return attend(sub);
+  if (line.args[0] == "sample") return sample_command(sub);
+  if (line.args[0] == "eval") return eval(sub);
+  return command_error(line.command, "unknown subcommand '" + line.args[0] + "' (train, attend, sample, eval)");
+}
+
+}  // namespace attn::cli

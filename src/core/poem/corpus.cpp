@@ -1,0 +1,142 @@
+// fortunes-zh entries and the character vocabulary.
+#include "corpus.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "../tokenizer.hpp"
+
+namespace attn::poem {
+
+namespace {
+
+// Drops ESC [ ... <letter> (SGR colour codes and any other CSI sequence).
+std::string strip_ansi(std::string_view line) {
+  std::string out;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '\x1b' && i + 1 < line.size() && line[i + 1] == '[') {
+      i += 2;
+      while (i < line.size() && !((line[i] >= 'A' && line[i] <= 'Z') || (line[i] >= 'a' && line[i] <= 'z'))) ++i;
+      continue;
+    }
+    out += line[i];
+  }
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!s.empty() && space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+std::string encode_utf8(char32_t c) {
+  std::string out;
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    out += static_cast<char>(0xE0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (c >> 18));
+    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> parse_fortunes(std::string_view file) {
+  std::vector<std::string> entries;
+  std::string entry;
+  auto finish = [&] {
+    if (!entry.empty()) entries.push_back(entry);
+    entry.clear();
+  };
+  while (!file.empty()) {
+    const std::size_t end = file.find('\n');
+    const std::string clean = strip_ansi(file.substr(0, end));
+    file.remove_prefix(end == std::string_view::npos ? file.size() : end + 1);
+    const std::string_view line = trim(clean);
+    if (line == "%") {
+      finish();
+      continue;
+    }
+    if (line.empty() || starts_with(line, "《") || starts_with(line, "作者") || starts_with(line, "--")) continue;
+    if (!entry.empty()) entry += '\n';
+    entry += line;
+  }
+  finish();
+  return entries;
+}
+
+std::vector<std::string> utf8_chars(std::string_view text) {
+  std::vector<std::string> chars;
+  for (std::size_t i = 0; i < text.size();) chars.push_back(encode_utf8(decode_utf8(text, i)));
+  return chars;
+}
+
+bool is_punctuation(std::string_view ch) {
+  static const char* const kMarks[] = {"，", "。", "？", "！", "；", "：", "、", ",", ".", "?", "!", ";", ":"};
+  return std::any_of(std::begin(kMarks), std::end(kMarks), [&](const char* m) { return ch == m; });
+}
+
+Vocab Vocab::from_texts(const std::vector<std::string>& texts) {
+  std::set<char32_t> seen;
+  for (const std::string& t : texts)
+    for (std::size_t i = 0; i < t.size();) {
+      const char32_t c = decode_utf8(t, i);
+      if (c != U'\n') seen.insert(c);
+    }
+  Vocab v;
+  v.chars = {"<unk>", "<poem>", "\n", "<text>"};
+  for (char32_t c : seen) v.chars.push_back(encode_utf8(c));
+  v.index();
+  return v;
+}
+
+bool Vocab::index() {
+  ids.clear();
+  if (chars.size() < kSpecials || chars[0] != "<unk>" || chars[1] != "<poem>" || chars[2] != "\n" ||
+      chars[3] != "<text>")
+    return false;
+  for (std::size_t i = 0; i < chars.size(); ++i)
+    if (!ids.emplace(chars[i], static_cast<int>(i)).second) return false;
+  return true;
+}
+
+int Vocab::id(const std::string& ch) const {
+  const auto it = ids.find(ch);
+  return it == ids.end() || it->second < kSpecials ? (ch == "\n" ? kLineBreak : kUnknown) : it->second;
+}
+
+std::vector<int> Vocab::encode(std::string_view text, int* unknown) const {
+  std::vector<int> out;
+  for (const std::string& ch : utf8_chars(text)) {
+    out.push_back(id(ch));
+    if (unknown && out.back() == kUnknown) ++*unknown;
+  }
+  return out;
+}
+
+std::vector<int> Vocab::encode_poem(std::string_view poem, int start) const {
+  std::vector<int> out{start};
+  for (int id : encode(poem)) out.push_back(id);
+  if (out.back() != kLineBreak) out.push_back(kLineBreak);
+  return out;
+}
+
+std::string Vocab::text(int i) const { return i >= 0 && i < size() ? chars[static_cast<std::size_t>(i)] : ""; }
+
+bool Vocab::punctuation(int i) const { return i >= kSpecials && i < size() && is_punctuation(chars[static_cast<std::size_t>(i)]); }
+
+}  // namespace attn::poem

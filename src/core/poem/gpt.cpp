@@ -1,0 +1,296 @@
+// The poem model: parameter layout, forward, backward (mirroring forward
+// layer by layer, last to first), AdamW.
+#include "gpt.hpp"
+
+#include <cmath>
+#include <type_traits>
+
+#include "../masks.hpp"
+#include "../rng.hpp"
+#include "gpt_layers.hpp"
+
+namespace attn::poem {
+
+namespace {
+
+using Z = std::ptrdiff_t;
+std::size_t sz(Z n) { return static_cast<std::size_t>(n); }
+
+// The fast float layer where there is one and the path asks for it, else the plain loops.
+template <class Real>
+struct Layers {
+  bool fast;
+  void matmul_forward(Real* out, const Real* inp, const Real* w, const Real* b, int N, int C, int OC) const {
+    if constexpr (std::is_same_v<Real, float>)
+      if (fast) return fast::matmul_forward(out, inp, w, b, N, C, OC);
+    ref::matmul_forward(out, inp, w, b, N, C, OC);
+  }
+  void matmul_backward(Real* dinp, Real* dw, Real* db, const Real* dout, const Real* inp, const Real* w, int N, int C,
+                       int OC) const {
+    if constexpr (std::is_same_v<Real, float>)
+      if (fast) return fast::matmul_backward(dinp, dw, db, dout, inp, w, N, C, OC);
+    ref::matmul_backward(dinp, dw, db, dout, inp, w, N, C, OC);
+  }
+  void logits_forward(Real* logits, const Real* inp, const Real* wte, int N, int C, int V) const {
+    if constexpr (std::is_same_v<Real, float>)
+      if (fast) return fast::logits_forward(logits, inp, wte, N, C, V);
+    ref::logits_forward(logits, inp, wte, N, C, V);
+  }
+  void logits_backward(Real* dinp, Real* dwte, const Real* dlogits, const Real* inp, const Real* wte, int N, int C,
+                       int V) const {
+    if constexpr (std::is_same_v<Real, float>)
+      if (fast) return fast::logits_backward(dinp, dwte, dlogits, inp, wte, N, C, V);
+    ref::logits_backward(dinp, dwte, dlogits, inp, wte, N, C, V);
+  }
+  void attention_forward(Real* out, Real* att, const Real* qkv, const bool* allowed, int B, int T, int C,
+                         int NH) const {
+    if constexpr (std::is_same_v<Real, float>)
+      if (fast) return fast::attention_forward(out, att, qkv, allowed, B, T, C, NH);
+    ref::attention_forward(out, att, qkv, allowed, B, T, C, NH);
+  }
+  void gelu_forward(Real* out, const Real* inp, int N) const {
+    if constexpr (std::is_same_v<Real, float>)
+      if (fast) return fast::gelu_forward(out, inp, N);
+    ref::gelu_forward(out, inp, N);
+  }
+  void gelu_backward(Real* dinp, const Real* inp, const Real* dout, int N) const {
+    if constexpr (std::is_same_v<Real, float>)
+      if (fast) return fast::gelu_backward(dinp, inp, dout, N);
+    ref::gelu_backward(dinp, inp, dout, N);
+  }
+  void crossentropy_forward(Real* probs, Real* losses, const Real* logits, const int* targets, int N, int V) const {
+    if constexpr (std::is_same_v<Real, float>)
+      if (fast) return fast::crossentropy_softmax_forward(probs, losses, logits, targets, N, V);
+    ref::crossentropy_softmax_forward(probs, losses, logits, targets, N, V);
+  }
+  void attention_backward(Real* dqkv, const Real* dout, const Real* att, const Real* qkv, int B, int T, int C,
+                          int NH) const {
+    if constexpr (std::is_same_v<Real, float>)
+      if (fast) return fast::attention_backward(dqkv, dout, att, qkv, B, T, C, NH);
+    ref::attention_backward(dqkv, dout, att, qkv, B, T, C, NH);
+  }
+};
+
+// Every element is written by the forward pass, so a resize need not zero.
+template <class Real>
+void resize(std::vector<Real>& v, Z n) { v.resize(sz(n)); }
+
+}  // namespace
+
+std::string check_gpt_config(const GptConfig& c) {
+  if (c.vocab < 1 || c.vocab > GptLimits::kMaxVocab) return "vocab: 1.." + std::to_string(GptLimits::kMaxVocab);
+  if (c.context < 1 || c.context > GptLimits::kMaxContext) return "context: 1.." + std::to_string(GptLimits::kMaxContext);
+  if (c.layers < 1 || c.layers > GptLimits::kMaxLayers) return "layers: 1.." + std::to_string(GptLimits::kMaxLayers);
+  if (c.heads < 1 || c.heads > GptLimits::kMaxHeads) return "heads: 1.." + std::to_string(GptLimits::kMaxHeads);
+  if (c.d_model < 1 || c.d_model > GptLimits::kMaxDModel) return "d_model: 1.." + std::to_string(GptLimits::kMaxDModel);
+  if (c.d_model % c.heads != 0) return "d_model: a multiple of heads (" + std::to_string(c.heads) + ")";
+  return "";
+}
+
+std::vector<ParamTensor> param_tensors(const GptConfig& c) {
+  const std::size_t C = sz(c.d_model), V = sz(c.vocab), T = sz(c.context);
+  std::vector<ParamTensor> tensors;
+  std::size_t offset = 0;
+  auto add = [&](std::string name, std::size_t size, bool decay) {
+    tensors.push_back({std::move(name), offset, size, decay});
+    offset += size;
+  };
+  add("wte", V * C, true);
+  add("wpe", T * C, true);
+  for (int l = 0; l < c.layers; ++l) {
+    const std::string h = "h" + std::to_string(l) + ".";
+    add(h + "ln1_w", C, false);
+    add(h + "ln1_b", C, false);
+    add(h + "qkv_w", C * 3 * C, true);
+    add(h + "qkv_b", 3 * C, false);
+    add(h + "proj_w", C * C, true);
+    add(h + "proj_b", C, false);
+    add(h + "ln2_w", C, false);
+    add(h + "ln2_b", C, false);
+    add(h + "fc_w", C * 4 * C, true);
+    add(h + "fc_b", 4 * C, false);
+    add(h + "fcproj_w", 4 * C * C, true);
+    add(h + "fcproj_b", C, false);
+  }
+  add("lnf_w", C, false);
+  add("lnf_b", C, false);
+  return tensors;
+}
+
+std::size_t param_count(const GptConfig& config) {
+  const std::vector<ParamTensor> tensors = param_tensors(config);
+  return tensors.back().offset + tensors.back().size;
+}
+
+template <class Real>
+GptParams<Real> bind_params(const GptConfig& c, Real* flat) {
+  const std::vector<ParamTensor> tensors = param_tensors(c);
+  std::size_t i = 0;
+  auto next = [&] { return flat + tensors[i++].offset; };
+  GptParams<Real> p{};
+  p.wte = next();
+  p.wpe = next();
+  p.layer.resize(sz(c.layers));
+  for (auto& l : p.layer) {
+    l.ln1_w = next();
+    l.ln1_b = next();
+    l.qkv_w = next();
+    l.qkv_b = next();
+    l.proj_w = next();
+    l.proj_b = next();
+    l.ln2_w = next();
+    l.ln2_b = next();
+    l.fc_w = next();
+    l.fc_b = next();
+    l.fcproj_w = next();
+    l.fcproj_b = next();
+  }
+  p.lnf_w = next();
+  p.lnf_b = next();
+  return p;
+}
+template GptParams<float> bind_params(const GptConfig&, float*);
+template GptParams<double> bind_params(const GptConfig&, double*);
+
+std::vector<float> init_params(const GptConfig& config, uint64_t seed) {
+  std::vector<float> params(param_count(config), 0.0f);
+  Rng rng(seed, 23);
+  const float residual_std = 0.02f / std::sqrt(2.0f * static_cast<float>(config.layers));
+  for (const ParamTensor& t : param_tensors(config)) {
+    const bool gain = t.name.find("ln") != std::string::npos && t.name.back() == 'w';
+    const bool bias = t.name.back() == 'b';
+    const bool residual = t.name.find("proj_w") != std::string::npos;  // proj_w and fcproj_w
+    for (std::size_t i = 0; i < t.size; ++i) {
+      float& p = params[t.offset + i];
+      if (gain) p = 1.0f;
+      else if (!bias) p = rng.normal() * (residual ? residual_std : 0.02f);
+    }
+  }
+  return params;
+}
+
+template <class Real>
+Real gpt_forward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* params, const int* tokens,
+                 const int* targets, int B, int T, Path path) {
+  const int C = cfg.d_model, V = cfg.vocab, NH = cfg.heads, N = B * T;
+  const Z BT = Z(B) * T;
+  const Layers<Real> f{path == Path::Fast};
+  const GptParams<Real> p = bind_params(cfg, const_cast<Real*>(params));
+  ws.B = B;
+  ws.T = T;
+  ws.tokens.assign(tokens, tokens + BT);
+  if (targets) ws.targets.assign(targets, targets + BT);
+  else ws.targets.assign(sz(BT), -1);
+  resize(ws.encoded, BT * C);
+  ws.layer.resize(sz(cfg.layers));
+  const MaskMatrix mask = causal_mask(T);  // row-major: allowed[t * T + t2]
+
+  ref::encoder_forward(ws.encoded.data(), tokens, p.wte, p.wpe, B, T, C);
+  const Real* x = ws.encoded.data();  // the residual stream entering each block
+  for (int l = 0; l < cfg.layers; ++l) {
+    const auto& w = p.layer[sz(l)];
+    auto& a = ws.layer[sz(l)];
+    resize(a.ln1, BT * C), resize(a.ln1_mean, BT), resize(a.ln1_rstd, BT), resize(a.qkv, BT * 3 * C);
+    resize(a.att, Z(B) * NH * T * T), resize(a.atty, BT * C), resize(a.attproj, BT * C), resize(a.residual2, BT * C);
+    resize(a.ln2, BT * C), resize(a.ln2_mean, BT), resize(a.ln2_rstd, BT), resize(a.fch, BT * 4 * C);
+    resize(a.fch_gelu, BT * 4 * C), resize(a.fcproj, BT * C), resize(a.residual3, BT * C);
+
+    ref::layernorm_forward(a.ln1.data(), a.ln1_mean.data(), a.ln1_rstd.data(), x, w.ln1_w, w.ln1_b, N, C);
+    f.matmul_forward(a.qkv.data(), a.ln1.data(), w.qkv_w, w.qkv_b, N, C, 3 * C);
+    f.attention_forward(a.atty.data(), a.att.data(), a.qkv.data(), mask.data(), B, T, C, NH);
+    f.matmul_forward(a.attproj.data(), a.atty.data(), w.proj_w, w.proj_b, N, C, C);
+    ref::residual_forward(a.residual2.data(), x, a.attproj.data(), N * C);
+    ref::layernorm_forward(a.ln2.data(), a.ln2_mean.data(), a.ln2_rstd.data(), a.residual2.data(), w.ln2_w, w.ln2_b,
+                           N, C);
+    f.matmul_forward(a.fch.data(), a.ln2.data(), w.fc_w, w.fc_b, N, C, 4 * C);
+    f.gelu_forward(a.fch_gelu.data(), a.fch.data(), N * 4 * C);
+    f.matmul_forward(a.fcproj.data(), a.fch_gelu.data(), w.fcproj_w, w.fcproj_b, N, 4 * C, C);
+    ref::residual_forward(a.residual3.data(), a.residual2.data(), a.fcproj.data(), N * C);
+    x = a.residual3.data();
+  }
+  resize(ws.lnf, BT * C), resize(ws.lnf_mean, BT), resize(ws.lnf_rstd, BT);
+  resize(ws.logits, BT * V), resize(ws.probs, BT * V), resize(ws.losses, BT);
+  ref::layernorm_forward(ws.lnf.data(), ws.lnf_mean.data(), ws.lnf_rstd.data(), x, p.lnf_w, p.lnf_b, N, C);
+  f.logits_forward(ws.logits.data(), ws.lnf.data(), p.wte, N, C, V);
+  f.crossentropy_forward(ws.probs.data(), ws.losses.data(), ws.logits.data(), ws.targets.data(), N, V);
+
+  Real sum = 0;
+  int counted = 0;
+  for (Z i = 0; i < BT; ++i)
+    if (ws.targets[sz(i)] >= 0) sum += ws.losses[sz(i)], ++counted;
+  return counted ? sum / Real(counted) : Real(0);
+}
+
+template <class Real>
+void gpt_backward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* params, Real* grads, Path path) {
+  const int B = ws.B, T = ws.T, C = cfg.d_model, V = cfg.vocab, NH = cfg.heads, N = B * T;
+  const Z BT = Z(B) * T;
+  const Layers<Real> f{path == Path::Fast};
+  const GptParams<Real> p = bind_params(cfg, const_cast<Real*>(params));
+  const GptParams<Real> g = bind_params(cfg, grads);
+  int counted = 0;
+  for (int t : ws.targets) counted += t >= 0;
+  if (counted == 0) return;
+
+  std::vector<Real> dlogits(sz(BT * V)), dlnf(sz(BT * C)), dx(sz(BT * C));
+  ref::crossentropy_softmax_backward(dlogits.data(), ws.probs.data(), ws.targets.data(), Real(1) / Real(counted), N, V);
+  f.logits_backward(dlnf.data(), g.wte, dlogits.data(), ws.lnf.data(), p.wte, N, C, V);
+  const Real* last = cfg.layers ? ws.layer.back().residual3.data() : ws.encoded.data();
+  ref::layernorm_backward(dx.data(), g.lnf_w, g.lnf_b, dlnf.data(), last, p.lnf_w, ws.lnf_mean.data(),
+                          ws.lnf_rstd.data(), N, C);
+
+  // dx: the gradient of the residual stream leaving block l, then entering it.
+  std::vector<Real> dres2(sz(BT * C)), dfcproj(sz(BT * C)), dfch_gelu(sz(BT * 4 * C)), dfch(sz(BT * 4 * C));
+  std::vector<Real> dln2(sz(BT * C)), dattproj(sz(BT * C)), datty(sz(BT * C)), dqkv(sz(BT * 3 * C));
+  std::vector<Real> dln1(sz(BT * C)), dx_in(sz(BT * C));
+  for (int l = cfg.layers - 1; l >= 0; --l) {
+    const auto& w = p.layer[sz(l)];
+    const auto& gw = g.layer[sz(l)];
+    const auto& a = ws.layer[sz(l)];
+    const Real* x = l == 0 ? ws.encoded.data() : ws.layer[sz(l - 1)].residual3.data();
+    for (auto* v : {&dres2, &dfcproj, &dfch_gelu, &dfch, &dln2, &dattproj, &datty, &dqkv, &dln1, &dx_in})
+      std::fill(v->begin(), v->end(), Real(0));
+
+    ref::residual_backward(dres2.data(), dfcproj.data(), dx.data(), N * C);
+    f.matmul_backward(dfch_gelu.data(), gw.fcproj_w, gw.fcproj_b, dfcproj.data(), a.fch_gelu.data(), w.fcproj_w, N,
+                      4 * C, C);
+    f.gelu_backward(dfch.data(), a.fch.data(), dfch_gelu.data(), N * 4 * C);
+    f.matmul_backward(dln2.data(), gw.fc_w, gw.fc_b, dfch.data(), a.ln2.data(), w.fc_w, N, C, 4 * C);
+    ref::layernorm_backward(dres2.data(), gw.ln2_w, gw.ln2_b, dln2.data(), a.residual2.data(), w.ln2_w,
+                            a.ln2_mean.data(), a.ln2_rstd.data(), N, C);
+    ref::residual_backward(dx_in.data(), dattproj.data(), dres2.data(), N * C);
+    f.matmul_backward(datty.data(), gw.proj_w, gw.proj_b, dattproj.data(), a.atty.data(), w.proj_w, N, C, C);
+    f.attention_backward(dqkv.data(), datty.data(), a.att.data(), a.qkv.data(), B, T, C, NH);
+    f.matmul_backward(dln1.data(), gw.qkv_w, gw.qkv_b, dqkv.data(), a.ln1.data(), w.qkv_w, N, C, 3 * C);
+    ref::layernorm_backward(dx_in.data(), gw.ln1_w, gw.ln1_b, dln1.data(), x, w.ln1_w, a.ln1_mean.data(),
+                            a.ln1_rstd.data(), N, C);
+    dx.swap(dx_in);
+  }
+  ref::encoder_backward(g.wte, g.wpe, dx.data(), ws.tokens.data(), B, T, C);
+}
+
+template float gpt_forward(GptWorkspace<float>&, const GptConfig&, const float*, const int*, const int*, int, int, Path);
+template double gpt_forward(GptWorkspace<double>&, const GptConfig&, const double*, const int*, const int*, int, int,
+                            Path);
+template void gpt_backward(GptWorkspace<float>&, const GptConfig&, const float*, float*, Path);
+template void gpt_backward(GptWorkspace<double>&, const GptConfig&, const double*, double*, Path);
+
+void AdamW::step(std::vector<float>& params, const std::vector<float>& grads, const std::vector<ParamTensor>& tensors,
+                 float learning_rate) {
+  if (m.size() != params.size()) m.assign(params.size(), 0.0f), v.assign(params.size(), 0.0f), t = 0;
+  ++t;
+  const double correction1 = 1.0 - std::pow(double(beta1), double(t));
+  const double correction2 = 1.0 - std::pow(double(beta2), double(t));
+  for (const ParamTensor& tensor : tensors) {
+    const float decay = tensor.decay ? weight_decay : 0.0f;
+    for (std::size_t i = tensor.offset; i < tensor.offset + tensor.size; ++i) {
+      m[i] = beta1 * m[i] + (1.0f - beta1) * grads[i];
+      v[i] = beta2 * v[i] + (1.0f - beta2) * grads[i] * grads[i];
+      const float m_hat = static_cast<float>(m[i] / correction1);
+      const float v_hat = static_cast<float>(v[i] / correction2);
+      params[i] -= learning_rate * (m_hat / (std::sqrt(v_hat) + eps) + decay * params[i]);
+    }
+  }
+}
+
+}  // namespace attn::poem

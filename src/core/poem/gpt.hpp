@@ -1,0 +1,124 @@
+// A decoder-only character transformer, the chapter's causal attention put to
+// work as a language model (GPT-2's layout at toy size):
+//
+//   tokens (B,T) -> wte[token] + wpe[t]                          (B,T,C)
+//   L blocks:  x += proj(attention(causal, qkv(LN1(x))))          (B,T,C)
+//              x += fcproj(GELU(fc(LN2(x))))        fc: C -> 4C -> C
+//   LNf(x) wte^T -> logits (B,T,V), the output layer tied to wte
+//
+// The parameters are one flat float array (param_tensors names its pieces);
+// a forward pass keeps what backward needs in a GptWorkspace. Path::Fast uses
+// the project's kernels where they fit (gpt_layers.hpp), Path::Reference the
+// plain loops (and double, for the finite-difference checks). The mask is
+// masks.hpp's causal_mask: position t sees positions 0..t and nothing else.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attn::poem {
+
+struct GptConfig {
+  int vocab = 0;     // characters and the special tokens (vocab.hpp)
+  int context = 64;  // T: the longest sequence; wpe has this many rows
+  int layers = 2;
+  int heads = 4;
+  int d_model = 64;  // C, divided among the heads
+};
+
+// What check_gpt_config accepts (and the CLI's flags, so a flag never allows
+// what the model then refuses).
+struct GptLimits {
+  static constexpr int kMaxVocab = 1 << 16;
+  static constexpr int kMaxContext = 1024;
+  static constexpr int kMaxLayers = 16;
+  static constexpr int kMaxHeads = 64;
+  static constexpr int kMaxDModel = 1024;
+};
+// Empty when the config is usable, else "<field>: <why>".
+std::string check_gpt_config(const GptConfig& config);
+
+// One named piece of the flat parameter array. decay: AdamW's weight decay
+// applies (the matrices and embeddings, not the LayerNorm gains and biases).
+struct ParamTensor {
+  std::string name;  // "wte", "wpe", "h0.qkv_w", ..., "lnf_b"
+  std::size_t offset = 0, size = 0;
+  bool decay = false;
+};
+std::vector<ParamTensor> param_tensors(const GptConfig& config);
+std::size_t param_count(const GptConfig& config);
+
+// Pointers into a flat array laid out as param_tensors says. Matrices are
+// stored (in, out): a layer computes x W + b.
+template <class Real>
+struct GptParams {
+  struct Layer {
+    Real *ln1_w, *ln1_b;        // (C)
+    Real *qkv_w, *qkv_b;        // (C,3C), (3C)
+    Real *proj_w, *proj_b;      // (C,C), (C)
+    Real *ln2_w, *ln2_b;        // (C)
+    Real *fc_w, *fc_b;          // (C,4C), (4C)
+    Real *fcproj_w, *fcproj_b;  // (4C,C), (C)
+  };
+  Real* wte;  // (V,C), also the output layer
+  Real* wpe;  // (context,C)
+  std::vector<Layer> layer;
+  Real *lnf_w, *lnf_b;  // (C)
+};
+template <class Real>
+GptParams<Real> bind_params(const GptConfig& config, Real* flat);
+
+// GPT-2's initialisation: weights N(0, 0.02), the two projections into the
+// residual stream N(0, 0.02 / sqrt(2 L)), biases 0, LayerNorm gains 1.
+std::vector<float> init_params(const GptConfig& config, uint64_t seed);
+
+enum class Path { Fast, Reference };
+
+// What one forward pass keeps for backward and for the views: sized for the
+// (B,T) of the last forward.
+template <class Real>
+struct GptWorkspace {
+  int B = 0, T = 0;
+  std::vector<int> tokens, targets;  // (B,T); a target of -1 has no loss
+  std::vector<Real> encoded;         // (B,T,C)
+  struct Layer {
+    std::vector<Real> ln1, ln1_mean, ln1_rstd;  // (B,T,C), (B,T), (B,T)
+    std::vector<Real> qkv;                      // (B,T,3C)
+    std::vector<Real> att;                      // (B,NH,T,T) the attention weights
+    std::vector<Real> atty;                     // (B,T,C) heads' outputs
+    std::vector<Real> attproj;                  // (B,T,C)
+    std::vector<Real> residual2;                // (B,T,C) x after attention
+    std::vector<Real> ln2, ln2_mean, ln2_rstd;
+    std::vector<Real> fch, fch_gelu;            // (B,T,4C)
+    std::vector<Real> fcproj;                   // (B,T,C)
+    std::vector<Real> residual3;                // (B,T,C) x after the MLP
+  };
+  std::vector<Layer> layer;
+  std::vector<Real> lnf, lnf_mean, lnf_rstd;
+  std::vector<Real> logits, probs;  // (B,T,V)
+  std::vector<Real> losses;         // (B,T)
+};
+
+// Runs the model on tokens (B*T ids < vocab, T <= context). targets (B*T, or
+// null for no loss) are the next tokens; returns the mean loss over targets
+// that are not -1 (0 when there are none). Precondition: check_gpt_config.
+template <class Real>
+Real gpt_forward(GptWorkspace<Real>& ws, const GptConfig& config, const Real* params, const int* tokens,
+                 const int* targets, int B, int T, Path path);
+// The gradient of that mean loss, ACCUMULATED into grads (param_count floats).
+template <class Real>
+void gpt_backward(GptWorkspace<Real>& ws, const GptConfig& config, const Real* params, Real* grads, Path path);
+
+// AdamW (Loshchilov and Hutter): Adam's moments, the step bias-corrected,
+// and decoupled weight decay on the tensors marked decay.
+struct AdamW {
+  float beta1 = 0.9f, beta2 = 0.95f, eps = 1e-8f, weight_decay = 0.1f;
+  std::vector<float> m, v;
+  long long t = 0;
+  void step(std::vector<float>& params, const std::vector<float>& grads, const std::vector<ParamTensor>& tensors,
+            float learning_rate);
+};
+
+}  // namespace attn::poem

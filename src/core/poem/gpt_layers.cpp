@@ -1,0 +1,464 @@
+// The poem model's layers: plain loops (ref) and the kernels' float path (fast).
+#include "gpt_layers.hpp"
+
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "../kernels/kernels.hpp"
+
+namespace attn::poem {
+
+using Z = std::ptrdiff_t;  // every index below: products of sizes overflow int
+
+namespace ref {
+
+template <class Real>
+void encoder_forward(Real* out, const int* tokens, const Real* wte, const Real* wpe, int B, int T, int C) {
+  for (Z bt = 0; bt < Z(B) * T; ++bt) {
+    const Real* token_row = wte + Z(tokens[bt]) * C;
+    const Real* position_row = wpe + (bt % T) * C;
+    for (Z i = 0; i < C; ++i) out[bt * C + i] = token_row[i] + position_row[i];
+  }
+}
+
+template <class Real>
+void encoder_backward(Real* dwte, Real* dwpe, const Real* dout, const int* tokens, int B, int T, int C) {
+  for (Z bt = 0; bt < Z(B) * T; ++bt) {
+    Real* token_row = dwte + Z(tokens[bt]) * C;
+    Real* position_row = dwpe + (bt % T) * C;
+    for (Z i = 0; i < C; ++i) {
+      token_row[i] += dout[bt * C + i];
+      position_row[i] += dout[bt * C + i];
+    }
+  }
+}
+
+template <class Real>
+void layernorm_forward(Real* out, Real* mean, Real* rstd, const Real* inp, const Real* weight, const Real* bias,
+                       int N, int C) {
+  const Real eps = Real(1e-5);
+  for (Z n = 0; n < N; ++n) {
+    const Real* x = inp + n * C;
+    Real m = 0;
+    for (Z i = 0; i < C; ++i) m += x[i];
+    m /= Real(C);
+    Real var = 0;
+    for (Z i = 0; i < C; ++i) var += (x[i] - m) * (x[i] - m);
+    var /= Real(C);
+    const Real s = Real(1) / std::sqrt(var + eps);
+    for (Z i = 0; i < C; ++i) out[n * C + i] = (x[i] - m) * s * weight[i] + bias[i];
+    mean[n] = m;
+    rstd[n] = s;
+  }
+}
+
+// With xhat = (x - mean) rstd and g = dout * weight:
+//   dx = rstd (g - mean(g) - xhat mean(g xhat)).
+template <class Real>
+void layernorm_backward(Real* dinp, Real* dweight, Real* dbias, const Real* dout, const Real* inp,
+                        const Real* weight, const Real* mean, const Real* rstd, int N, int C) {
+  for (Z n = 0; n < N; ++n) {
+    const Real* x = inp + n * C;
+    const Real* dy = dout + n * C;
+    Real g_mean = 0, g_xhat_mean = 0;
+    for (Z i = 0; i < C; ++i) {
+      const Real xhat = (x[i] - mean[n]) * rstd[n];
+      const Real g = dy[i] * weight[i];
+      g_mean += g;
+      g_xhat_mean += g * xhat;
+    }
+    g_mean /= Real(C);
+    g_xhat_mean /= Real(C);
+    for (Z i = 0; i < C; ++i) {
+      const Real xhat = (x[i] - mean[n]) * rstd[n];
+      const Real g = dy[i] * weight[i];
+      dbias[i] += dy[i];
+      dweight[i] += xhat * dy[i];
+      dinp[n * C + i] += (g - g_mean - xhat * g_xhat_mean) * rstd[n];
+    }
+  }
+}
+
+template <class Real>
+void matmul_forward(Real* out, const Real* inp, const Real* weight, const Real* bias, int N, int C, int OC) {
+  for (Z n = 0; n < N; ++n)
+    for (Z o = 0; o < OC; ++o) {
+      Real sum = bias ? bias[o] : Real(0);
+      for (Z i = 0; i < C; ++i) sum += inp[n * C + i] * weight[i * OC + o];
+      out[n * OC + o] = sum;
+    }
+}
+
+template <class Real>
+void matmul_backward(Real* dinp, Real* dweight, Real* dbias, const Real* dout, const Real* inp, const Real* weight,
+                     int N, int C, int OC) {
+  for (Z n = 0; n < N; ++n)
+    for (Z o = 0; o < OC; ++o) {
+      const Real d = dout[n * OC + o];
+      if (dbias) dbias[o] += d;
+      for (Z i = 0; i < C; ++i) {
+        dinp[n * C + i] += weight[i * OC + o] * d;
+        dweight[i * OC + o] += inp[n * C + i] * d;
+      }
+    }
+}
+
+template <class Real>
+void logits_forward(Real* logits, const Real* inp, const Real* wte, int N, int C, int V) {
+  for (Z n = 0; n < N; ++n)
+    for (Z v = 0; v < V; ++v) {
+      Real sum = 0;
+      for (Z i = 0; i < C; ++i) sum += inp[n * C + i] * wte[v * C + i];
+      logits[n * V + v] = sum;
+    }
+}
+
+template <class Real>
+void logits_backward(Real* dinp, Real* dwte, const Real* dlogits, const Real* inp, const Real* wte, int N, int C,
+                     int V) {
+  for (Z n = 0; n < N; ++n)
+    for (Z v = 0; v < V; ++v) {
+      const Real d = dlogits[n * V + v];
+      for (Z i = 0; i < C; ++i) {
+        dinp[n * C + i] += wte[v * C + i] * d;
+        dwte[v * C + i] += inp[n * C + i] * d;
+      }
+    }
+}
+
+// Four passes per query, as the chapter writes them: scores = q.k / sqrt(hs)
+// on the allowed keys; their maximum; exp and sum; weights and the weighted
+// sum of values.
+template <class Real>
+void attention_forward(Real* out, Real* att, const Real* qkv, const bool* allowed, int B, int T, int C, int NH) {
+  const Z C3 = Z(C) * 3, hs = C / NH;
+  const Real scale = Real(1) / std::sqrt(Real(hs));
+  for (Z b = 0; b < B; ++b)
+    for (Z t = 0; t < T; ++t)
+      for (Z h = 0; h < NH; ++h) {
+        const Real* q = qkv + (b * T + t) * C3 + h * hs;
+        Real* w = att + ((b * NH + h) * T + t) * T;
+        Real max = -INFINITY;
+        for (Z t2 = 0; t2 < T; ++t2) {
+          if (!allowed[t * T + t2]) continue;
+          const Real* k = qkv + (b * T + t2) * C3 + C + h * hs;
+          Real score = 0;
+          for (Z i = 0; i < hs; ++i) score += q[i] * k[i];
+          w[t2] = score * scale;
+          if (w[t2] > max) max = w[t2];
+        }
+        Real sum = 0;
+        for (Z t2 = 0; t2 < T; ++t2) {
+          w[t2] = allowed[t * T + t2] ? std::exp(w[t2] - max) : Real(0);
+          sum += w[t2];
+        }
+        Real* o = out + (b * T + t) * C + h * hs;
+        for (Z i = 0; i < hs; ++i) o[i] = 0;
+        for (Z t2 = 0; t2 < T; ++t2) {
+          w[t2] /= sum;
+          const Real* v = qkv + (b * T + t2) * C3 + 2 * C + h * hs;
+          for (Z i = 0; i < hs; ++i) o[i] += w[t2] * v[i];
+        }
+      }
+}
+
+// Backward mirrors the passes: weighted sum -> d weights and d values;
+// softmax -> d scores = w (d w - sum w d w); scores -> d queries and d keys.
+template <class Real>
+void attention_backward(Real* dqkv, const Real* dout, const Real* att, const Real* qkv, int B, int T, int C, int NH) {
+  const Z C3 = Z(C) * 3, hs = C / NH;
+  const Real scale = Real(1) / std::sqrt(Real(hs));
+  std::vector<Real> dw(static_cast<std::size_t>(T));
+  for (Z b = 0; b < B; ++b)
+    for (Z t = 0; t < T; ++t)
+      for (Z h = 0; h < NH; ++h) {
+        const Real* w = att + ((b * NH + h) * T + t) * T;
+        const Real* dy = dout + (b * T + t) * C + h * hs;
+        Real weighted = 0;  // sum over keys of w * dw
+        for (Z t2 = 0; t2 < T; ++t2) {
+          const Real* v = qkv + (b * T + t2) * C3 + 2 * C + h * hs;
+          Real* dv = dqkv + (b * T + t2) * C3 + 2 * C + h * hs;
+          Real d = 0;
+          for (Z i = 0; i < hs; ++i) {
+            d += v[i] * dy[i];
+            dv[i] += w[t2] * dy[i];
+          }
+          dw[static_cast<std::size_t>(t2)] = d;
+          weighted += w[t2] * d;
+        }
+        const Real* q = qkv + (b * T + t) * C3 + h * hs;
+        Real* dq = dqkv + (b * T + t) * C3 + h * hs;
+        for (Z t2 = 0; t2 < T; ++t2) {
+          const Real dscore = w[t2] * (dw[static_cast<std::size_t>(t2)] - weighted) * scale;  // 0 where masked
+          if (dscore == 0) continue;
+          const Real* k = qkv + (b * T + t2) * C3 + C + h * hs;
+          Real* dk = dqkv + (b * T + t2) * C3 + C + h * hs;
+          for (Z i = 0; i < hs; ++i) {
+            dq[i] += dscore * k[i];
+            dk[i] += dscore * q[i];
+          }
+        }
+      }
+}
+
+template <class Real>
+Real gelu_inner_scale() { return static_cast<Real>(std::sqrt(2.0 / 3.14159265358979323846)); }
+
+template <class Real>
+void gelu_forward(Real* out, const Real* inp, int N) {
+  const Real s = gelu_inner_scale<Real>();
+  for (Z i = 0; i < N; ++i) {
+    const Real x = inp[i];
+    out[i] = Real(0.5) * x * (Real(1) + std::tanh(s * (x + Real(0.044715) * x * x * x)));
+  }
+}
+
+template <class Real>
+void gelu_backward(Real* dinp, const Real* inp, const Real* dout, int N) {
+  const Real s = gelu_inner_scale<Real>();
+  for (Z i = 0; i < N; ++i) {
+    const Real x = inp[i];
+    const Real u = s * (x + Real(0.044715) * x * x * x);
+    const Real th = std::tanh(u);
+    const Real sech2 = Real(1) - th * th;
+    const Real du = s * (Real(1) + Real(3 * 0.044715) * x * x);
+    dinp[i] += (Real(0.5) * (Real(1) + th) + Real(0.5) * x * sech2 * du) * dout[i];
+  }
+}
+
+template <class Real>
+void residual_forward(Real* out, const Real* a, const Real* b, int N) {
+  for (Z i = 0; i < N; ++i) out[i] = a[i] + b[i];
+}
+
+template <class Real>
+void residual_backward(Real* da, Real* db, const Real* dout, int N) {
+  for (Z i = 0; i < N; ++i) {
+    da[i] += dout[i];
+    db[i] += dout[i];
+  }
+}
+
+template <class Real>
+void crossentropy_softmax_forward(Real* probs, Real* losses, const Real* logits, const int* targets, int N, int V) {
+  for (Z n = 0; n < N; ++n) {
+    const Real* z = logits + n * V;
+    Real* p = probs + n * V;
+    Real max = z[0];
+    for (Z v = 1; v < V; ++v) max = z[v] > max ? z[v] : max;
+    Real sum = 0;
+    for (Z v = 0; v < V; ++v) {
+      p[v] = std::exp(z[v] - max);
+      sum += p[v];
+    }
+    for (Z v = 0; v < V; ++v) p[v] /= sum;
+    // -ln p from the logits (not from p, which underflows to 0 for a far-off target).
+    losses[n] = targets[n] < 0 ? Real(0) : std::log(sum) - (z[targets[n]] - max);
+  }
+}
+
+template <class Real>
+void crossentropy_softmax_backward(Real* dlogits, const Real* probs, const int* targets, Real dloss, int N, int V) {
+  for (Z n = 0; n < N; ++n) {
+    if (targets[n] < 0) continue;
+    for (Z v = 0; v < V; ++v) dlogits[n * V + v] += (probs[n * V + v] - (v == targets[n] ? Real(1) : Real(0))) * dloss;
+  }
+}
+
+#define ATTN_POEM_LAYERS(Real)                                                                                  \
+  template void encoder_forward(Real*, const int*, const Real*, const Real*, int, int, int);                   \
+  template void encoder_backward(Real*, Real*, const Real*, const int*, int, int, int);                        \
+  template void layernorm_forward(Real*, Real*, Real*, const Real*, const Real*, const Real*, int, int);       \
+  template void layernorm_backward(Real*, Real*, Real*, const Real*, const Real*, const Real*, const Real*,    \
+                                   const Real*, int, int);                                                     \
+  template void matmul_forward(Real*, const Real*, const Real*, const Real*, int, int, int);                   \
+  template void matmul_backward(Real*, Real*, Real*, const Real*, const Real*, const Real*, int, int, int);    \
+  template void logits_forward(Real*, const Real*, const Real*, int, int, int);                                \
+  template void logits_backward(Real*, Real*, const Real*, const Real*, const Real*, int, int, int);           \
+  template void attention_forward(Real*, Real*, const Real*, const bool*, int, int, int, int);                 \
+  template void attention_backward(Real*, const Real*, const Real*, const Real*, int, int, int, int);          \
+  template void gelu_forward(Real*, const Real*, int);                                                         \
+  template void gelu_backward(Real*, const Real*, const Real*, int);                                           \
+  template void residual_forward(Real*, const Real*, const Real*, int);                                        \
+  template void residual_backward(Real*, Real*, const Real*, int);                                             \
+  template void crossentropy_softmax_forward(Real*, Real*, const Real*, const int*, int, int);                 \
+  template void crossentropy_softmax_backward(Real*, const Real*, const int*, Real, int, int);
+ATTN_POEM_LAYERS(float)
+ATTN_POEM_LAYERS(double)
+#undef ATTN_POEM_LAYERS
+
+}  // namespace ref
+
+namespace fast {
+
+using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Map = Eigen::Map<RowMajor>;
+using ConstMap = Eigen::Map<const RowMajor>;
+using Strided = Eigen::Map<RowMajor, 0, Eigen::OuterStride<>>;
+using ConstStrided = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
+
+// The kernels' matmul computes C = A B with A and B as stored; the products
+// with a transpose in them get it from a transposed copy (O(rows x cols),
+// small beside the product's O(rows x cols x k)). Scratch is kept per thread.
+std::vector<float>& scratch(int which, Z floats) {
+  thread_local std::vector<float> buffers[3];
+  std::vector<float>& b = buffers[which];
+  if (b.size() < static_cast<std::size_t>(floats)) b.resize(static_cast<std::size_t>(floats));
+  return b;
+}
+
+// out (cols, rows) = a (rows, cols)^T
+void transpose(const float* a, int rows, int cols, float* out) {
+  for (Z r = 0; r < rows; ++r)
+    for (Z c = 0; c < cols; ++c) out[c * rows + r] = a[r * cols + c];
+}
+
+// acc (m, n) += a (m, k) b (k, n)
+void matmul_add(float* acc, const float* a, const float* b, int m, int k, int n) {
+  float* product = scratch(2, Z(m) * n).data();
+  kernels::matmul(a, k, b, n, product, n, m, k, n);
+  for (Z i = 0; i < Z(m) * n; ++i) acc[i] += product[i];
+}
+
+void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, int N, int C, int OC) {
+  kernels::matmul(inp, C, weight, OC, out, OC, N, C, OC);
+  if (!bias) return;
+  for (Z n = 0; n < N; ++n)
+    for (Z o = 0; o < OC; ++o) out[n * OC + o] += bias[o];
+}
+
+void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
+                     const float* weight, int N, int C, int OC) {
+  float* weight_t = scratch(0, Z(OC) * C).data();
+  transpose(weight, C, OC, weight_t);
+  matmul_add(dinp, dout, weight_t, N, OC, C);  // dinp (N,C) += dout (N,OC) W^T
+  float* inp_t = scratch(1, Z(C) * N).data();
+  transpose(inp, N, C, inp_t);
+  matmul_add(dweight, inp_t, dout, C, N, OC);  // dW (C,OC) += inp^T dout
+  if (dbias)
+    for (Z n = 0; n < N; ++n)
+      for (Z o = 0; o < OC; ++o) dbias[o] += dout[n * OC + o];
+}
+
+void logits_forward(float* logits, const float* inp, const float* wte, int N, int C, int V) {
+  float* wte_t = scratch(0, Z(C) * V).data();
+  transpose(wte, V, C, wte_t);
+  kernels::matmul(inp, C, wte_t, V, logits, V, N, C, V);
+}
+
+void logits_backward(float* dinp, float* dwte, const float* dlogits, const float* inp, const float* wte, int N, int C,
+                     int V) {
+  matmul_add(dinp, dlogits, wte, N, V, C);  // dinp (N,C) += dlogits (N,V) wte (V,C)
+  // dwte (V,C) += dlogits^T inp, computed as its transpose inp^T dlogits (C,V):
+  // transposing inp (N,C) and the product is cheaper than transposing dlogits (N,V).
+  float* inp_t = scratch(0, Z(C) * N).data();
+  transpose(inp, N, C, inp_t);
+  float* dwte_t = scratch(1, Z(C) * V).data();
+  kernels::matmul(inp_t, N, dlogits, V, dwte_t, V, C, N, V);
+  for (Z v = 0; v < V; ++v)
+    for (Z c = 0; c < C; ++c) dwte[v * C + c] += dwte_t[c * V + v];
+}
+
+// tanh(u) = 1 - 2 / (exp(2u) + 1) with the kernels' exp: libm's tanhf was a
+// tenth of a training step. exp overflows to inf for large u (tanh 1) and
+// underflows to 0 for very negative u (tanh -1); near 0 the absolute error
+// stays ~1e-7.
+void gelu_tanh(const float* inp, float* th, int N) {
+  const float s = std::sqrt(2.0f / 3.14159265358979323846f);
+  for (Z i = 0; i < N; ++i) th[i] = 2.0f * s * (inp[i] + 0.044715f * inp[i] * inp[i] * inp[i]);
+  kernels::exp(th, th, static_cast<std::size_t>(N));
+  for (Z i = 0; i < N; ++i) th[i] = 1.0f - 2.0f / (th[i] + 1.0f);
+}
+
+void gelu_forward(float* out, const float* inp, int N) {
+  float* th = scratch(0, N).data();
+  gelu_tanh(inp, th, N);
+  for (Z i = 0; i < N; ++i) out[i] = 0.5f * inp[i] * (1.0f + th[i]);
+}
+
+void gelu_backward(float* dinp, const float* inp, const float* dout, int N) {
+  const float s = std::sqrt(2.0f / 3.14159265358979323846f);
+  float* th = scratch(0, N).data();
+  gelu_tanh(inp, th, N);
+  for (Z i = 0; i < N; ++i) {
+    const float x = inp[i];
+    const float du = s * (1.0f + 3.0f * 0.044715f * x * x);
+    dinp[i] += (0.5f * (1.0f + th[i]) + 0.5f * x * (1.0f - th[i] * th[i]) * du) * dout[i];
+  }
+}
+
+void crossentropy_softmax_forward(float* probs, float* losses, const float* logits, const int* targets, int N, int V) {
+  for (Z n = 0; n < N; ++n) {
+    const float* z = logits + n * V;
+    float* p = probs + n * V;
+    float max = z[0];
+    for (Z v = 1; v < V; ++v) max = z[v] > max ? z[v] : max;
+    for (Z v = 0; v < V; ++v) p[v] = z[v] - max;
+    kernels::exp(p, p, static_cast<std::size_t>(V));
+    float sum = 0;
+    for (Z v = 0; v < V; ++v) sum += p[v];
+    const float inv = 1.0f / sum;
+    for (Z v = 0; v < V; ++v) p[v] *= inv;
+    losses[n] = targets[n] < 0 ? 0.0f : std::log(sum) - (z[targets[n]] - max);
+  }
+}
+
+void attention_forward(float* out, float* att, const float* qkv, const bool* allowed, int B, int T, int C, int NH) {
+  const Z C3 = Z(C) * 3, hs = C / NH;
+  // The kernel keeps the scores and entropies beside the weights; this layer needs only the weights.
+  std::vector<float> raw(static_cast<std::size_t>(T) * static_cast<std::size_t>(T)), scaled(raw.size());
+  std::vector<float> entropy(static_cast<std::size_t>(T));
+  for (Z b = 0; b < B; ++b)
+    for (Z h = 0; h < NH; ++h) {
+      kernels::HeadArgs head;
+      head.q = qkv + b * T * C3 + h * hs;
+      head.k = head.q + C;
+      head.v = head.q + 2 * C;
+      head.ldq = head.ldk = head.ldv = C3;
+      head.n_q = head.n_k = T;
+      head.d_k = head.d_v = static_cast<int>(hs);
+      head.factor = 1.0f / std::sqrt(static_cast<float>(hs));
+      head.allowed = allowed;
+      head.raw_scores = raw.data();
+      head.scaled_scores = scaled.data();
+      head.weights = att + (b * NH + h) * T * T;
+      head.entropy = entropy.data();
+      head.out = out + b * T * C + h * hs;
+      head.ldo = C;
+      kernels::attention_head(head);
+    }
+}
+
+// ref::attention_backward as matrix products per head: with W the weights
+// (T,T) and dY the output's gradient (T,hs),
+//   dV += W^T dY;  dW = dY V^T;  dS = W o (dW - rowsum(W o dW)) / sqrt(hs);
+//   dQ += dS K;  dK += dS^T Q.
+void attention_backward(float* dqkv, const float* dout, const float* att, const float* qkv, int B, int T, int C,
+                        int NH) {
+  const Z C3 = Z(C) * 3, hs = C / NH;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
+  const Eigen::OuterStride<> qkv_stride(C3), out_stride(C);
+  RowMajor dW(T, T);
+  for (Z b = 0; b < B; ++b)
+    for (Z h = 0; h < NH; ++h) {
+      const float* base = qkv + b * T * C3 + h * hs;
+      float* dbase = dqkv + b * T * C3 + h * hs;
+      const ConstStrided Q(base, T, hs, qkv_stride), K(base + C, T, hs, qkv_stride), V(base + 2 * C, T, hs, qkv_stride);
+      Strided dQ(dbase, T, hs, qkv_stride), dK(dbase + C, T, hs, qkv_stride), dV(dbase + 2 * C, T, hs, qkv_stride);
+      const ConstStrided dY(dout + b * T * C + h * hs, T, hs, out_stride);
+      const ConstMap W(att + (b * NH + h) * T * T, T, T);
+      dV.noalias() += W.transpose() * dY;
+      dW.noalias() = dY * V.transpose();
+      const Eigen::VectorXf weighted = W.cwiseProduct(dW).rowwise().sum();
+      dW = (W.array() * (dW.colwise() - weighted).array() * scale).matrix();
+      dQ.noalias() += dW * K;
+      dK.noalias() += dW.transpose() * Q;
+    }
+}
+
+}  // namespace fast
+
+}  // namespace attn::poem

@@ -1,0 +1,118 @@
+// Head statistics over held-out poems and the rules that name them.
+#include "head_patterns.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace attn::poem {
+
+namespace {
+
+std::size_t sz(int n) { return static_cast<std::size_t>(n); }
+
+std::string percent(double fraction) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.0f %%", 100.0 * fraction);
+  return buffer;
+}
+
+std::string fixed(double value, int decimals) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+}  // namespace
+
+void name_pattern(HeadStats& s) {
+  const double local = s.by_offset[0] + s.by_offset[1] + s.by_offset[2];
+  const double ratio = s.punctuation_share > 0 ? s.punctuation_weight / s.punctuation_share : 0.0;
+  if (s.first_weight >= 0.5) {
+    s.pattern = "first position";
+    s.summary = percent(s.first_weight) + " of its weight on the first position";
+  } else if (s.punctuation_weight >= 0.25 && ratio >= 3.0) {
+    s.pattern = "line boundary";
+    s.summary = percent(s.punctuation_weight) + " of its weight on punctuation, " + fixed(ratio, 1) + "x their share";
+  } else if (s.previous_line_weight >= 0.25) {
+    s.pattern = "previous line";
+    s.summary = percent(s.previous_line_weight) + " on the same place in the line before";
+  } else if (s.by_offset[0] >= 0.5) {
+    s.pattern = "current character";
+    s.summary = percent(s.by_offset[0]) + " on the character itself";
+  } else if (s.by_offset[1] >= 0.5) {
+    s.pattern = "previous character";
+    s.summary = percent(s.by_offset[1]) + " on the character one back";
+  } else if (local >= 0.6) {
+    s.pattern = "local";
+    s.summary = percent(local) + " within the last three characters";
+  } else if (s.entropy >= 2.0) {
+    s.pattern = "broad";
+    s.summary = "spread over many characters (entropy " + fixed(s.entropy, 2) + " nats)";
+  } else {
+    s.pattern = "mixed";
+    s.summary = "no single rule (entropy " + fixed(s.entropy, 2) + " nats, " + percent(s.punctuation_weight) +
+                " on punctuation)";
+  }
+  s.summary = s.pattern + ": " + s.summary;
+}
+
+std::vector<HeadStats> analyse_heads(const PoemModel& model, const std::vector<std::vector<int>>& poems) {
+  const GptConfig& c = model.config;
+  std::vector<HeadStats> stats(sz(c.layers * c.heads));
+  for (int l = 0; l < c.layers; ++l)
+    for (int h = 0; h < c.heads; ++h) stats[sz(l * c.heads + h)].layer = l, stats[sz(l * c.heads + h)].head = h;
+  long long queries = 0, previous_line_queries = 0;
+  for (const std::vector<int>& poem : poems) {
+    const int T = std::min(static_cast<int>(poem.size()), c.context);
+    if (T < 2) continue;
+    const std::vector<int> tokens(poem.begin(), poem.begin() + T);
+    const PoemReading reading = read_tokens(model, tokens);
+    // Lines: runs between punctuation, line breaks and <poem>. line_start[t]:
+    // where t's line begins; previous_start[t]: where the line before began.
+    std::vector<int> line_start(sz(T)), previous_start(sz(T), -1);
+    int start = 0, previous = -1;
+    for (int t = 0; t < T; ++t) {
+      line_start[sz(t)] = start;
+      previous_start[sz(t)] = previous;
+      const int id = tokens[sz(t)];
+      if (id == Vocab::kPoemStart || id == Vocab::kLineBreak || model.vocab.punctuation(id)) previous = start, start = t + 1;
+    }
+    for (int t = 1; t < T; ++t) {
+      int punctuation_keys = 0;
+      for (int j = 0; j <= t; ++j) punctuation_keys += model.vocab.punctuation(tokens[sz(j)]);
+      const int column = t - line_start[sz(t)];
+      const int same_place = previous_start[sz(t)] >= 0 ? previous_start[sz(t)] + column : -1;
+      const bool has_previous = same_place >= 0 && same_place < line_start[sz(t)] - 1;  // not the previous line's end mark
+      ++queries;
+      previous_line_queries += has_previous;
+      for (HeadStats& s : stats) {
+        const float* w = reading.att[sz(s.layer)][sz(s.head)].data() + sz(t) * sz(T);
+        double entropy = 0, punctuation = 0;
+        for (int j = 0; j <= t; ++j) {
+          if (t - j <= kMaxOffset) s.by_offset[sz(t - j)] += w[j];
+          if (model.vocab.punctuation(tokens[sz(j)])) punctuation += w[j];
+          if (w[j] > 0) entropy -= double(w[j]) * std::log(double(w[j]));
+        }
+        s.punctuation_weight += punctuation;
+        s.punctuation_share += double(punctuation_keys) / double(t + 1);
+        s.first_weight += w[0];
+        if (has_previous) s.previous_line_weight += w[same_place];
+        s.entropy += entropy;
+      }
+    }
+  }
+  for (HeadStats& s : stats) {
+    const double n = queries ? double(queries) : 1.0;
+    for (double& d : s.by_offset) d /= n;
+    s.punctuation_weight /= n;
+    s.punctuation_share /= n;
+    s.first_weight /= n;
+    s.entropy /= n;
+    s.previous_line_weight /= previous_line_queries ? double(previous_line_queries) : 1.0;
+    name_pattern(s);
+  }
+  return stats;
+}
+
+}  // namespace attn::poem

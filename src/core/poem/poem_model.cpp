@@ -1,0 +1,233 @@
+// Training, reading, scoring and sampling the poem model; the baselines.
+#include "poem_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace attn::poem {
+
+namespace {
+
+std::size_t sz(long long n) { return static_cast<std::size_t>(n); }
+constexpr double kPi = 3.14159265358979323846;
+
+}  // namespace
+
+PoemSplit split_corpus(const PoemCorpus& corpus, bool use_modern) {
+  PoemSplit split;
+  for (std::size_t i = 0; i < corpus.tang300.size(); ++i)
+    (held_out(static_cast<int>(i)) ? split.held_out : split.poems).push_back(corpus.tang300[i]);
+  split.poems.insert(split.poems.end(), corpus.song100.begin(), corpus.song100.end());
+  if (use_modern) split.modern = corpus.modern;
+  return split;
+}
+
+std::vector<std::string> PoemSplit::train() const {
+  std::vector<std::string> all = poems;
+  all.insert(all.end(), modern.begin(), modern.end());
+  return all;
+}
+
+std::vector<int> encode_all(const Vocab& vocab, const std::vector<std::string>& texts, int start) {
+  std::vector<int> ids;
+  for (const std::string& t : texts) {
+    const std::vector<int> poem = vocab.encode_poem(t, start);
+    ids.insert(ids.end(), poem.begin(), poem.end());
+  }
+  return ids;
+}
+
+std::string check_train_config(const PoemTrainConfig& c) {
+  GptConfig model = c.model;
+  model.vocab = std::max(model.vocab, 1);
+  if (std::string e = check_gpt_config(model); !e.empty()) return e;
+  if (c.steps < 1 || c.steps > 1000000) return "steps: 1..1000000";
+  if (c.batch < 1 || c.batch > 1024) return "batch: 1..1024";
+  if (!(c.learning_rate > 0.0f && c.learning_rate <= 1.0f)) return "learning_rate: in (0, 1]";
+  if (c.warmup < 0) return "warmup: at least 0";
+  return "";
+}
+
+PoemTrainer::PoemTrainer(const PoemTrainConfig& config, Vocab vocab, std::vector<int> poem_tokens,
+                         std::vector<int> modern_tokens)
+    : config_(config), poem_tokens_(std::move(poem_tokens)), modern_tokens_(std::move(modern_tokens)),
+      rng_(config.seed, 31) {
+  if (!config.use_modern || modern_tokens_.size() <= sz(config.model.context) + 1) modern_tokens_.clear();
+  model_.config = config.model;
+  model_.config.vocab = vocab.size();
+  model_.vocab = std::move(vocab);
+  model_.params = init_params(model_.config, config.seed);
+  tensors_ = param_tensors(model_.config);
+  grads_.assign(model_.params.size(), 0.0f);
+}
+
+PoemStepStats PoemTrainer::step() {
+  const int B = config_.batch, T = model_.config.context;
+  std::vector<int> inputs(sz(B) * sz(T)), targets(inputs.size());
+  for (int b = 0; b < B; ++b) {
+    const bool modern = !modern_tokens_.empty() && rng_.uniform() < config_.modern_share;
+    const std::vector<int>& tokens = modern ? modern_tokens_ : poem_tokens_;
+    const std::size_t s = rng_.next_u32() % (tokens.size() - sz(T));  // the window [s, s + T] fits
+    for (int t = 0; t < T; ++t) {
+      inputs[sz(b) * sz(T) + sz(t)] = tokens[s + sz(t)];
+      targets[sz(b) * sz(T) + sz(t)] = tokens[s + sz(t) + 1];
+    }
+  }
+  // Linear warm-up, then a cosine from the peak down to a tenth of it.
+  const double peak = config_.learning_rate;
+  double lr = peak;
+  if (step_ < config_.warmup) {
+    lr = peak * (step_ + 1) / config_.warmup;
+  } else {
+    const double done = config_.steps > config_.warmup
+                            ? double(step_ - config_.warmup) / double(config_.steps - config_.warmup) : 1.0;
+    lr = peak * (0.1 + 0.9 * 0.5 * (1.0 + std::cos(kPi * std::min(done, 1.0))));
+  }
+  const float loss = gpt_forward(ws_, model_.config, model_.params.data(), inputs.data(), targets.data(), B, T,
+                                 Path::Fast);
+  std::fill(grads_.begin(), grads_.end(), 0.0f);
+  gpt_backward(ws_, model_.config, model_.params.data(), grads_.data(), Path::Fast);
+  adam_.step(model_.params, grads_, tensors_, static_cast<float>(lr));
+  ++step_;
+  return {step_, loss, static_cast<float>(lr)};
+}
+
+PoemReading read_tokens(const PoemModel& model, const std::vector<int>& tokens, Path path) {
+  const GptConfig& c = model.config;
+  const int T = static_cast<int>(tokens.size());
+  PoemReading reading;
+  reading.tokens = tokens;
+  if (T == 0) return reading;
+  GptWorkspace<float> ws;
+  gpt_forward(ws, c, model.params.data(), tokens.data(), nullptr, 1, T, path);
+  reading.att.resize(sz(c.layers));
+  for (int l = 0; l < c.layers; ++l)
+    for (int h = 0; h < c.heads; ++h) {
+      const auto first = ws.layer[sz(l)].att.begin() + static_cast<std::ptrdiff_t>(sz(h) * sz(T) * sz(T));
+      reading.att[sz(l)].emplace_back(first, first + static_cast<std::ptrdiff_t>(sz(T) * sz(T)));
+    }
+  reading.probs = std::move(ws.probs);
+  return reading;
+}
+
+PoemScore score_poems(const PoemModel& model, const std::vector<std::vector<int>>& poems) {
+  const int T = model.config.context, V = model.config.vocab;
+  PoemScore score;
+  double total = 0;
+  GptWorkspace<float> ws;
+  for (const std::vector<int>& poem : poems) {
+    const int n = static_cast<int>(poem.size());
+    int counted = 0;  // targets 1..counted are scored
+    for (int s = 0; counted < n - 1; s += std::max(1, T / 2)) {
+      const int end = std::min(s + T, n - 1);  // inputs s..end-1 predict s+1..end
+      if (end <= counted) continue;
+      std::vector<int> inputs(poem.begin() + s, poem.begin() + end), targets(inputs.size(), -1);
+      for (int i = s; i < end; ++i)
+        if (i + 1 > counted) targets[sz(i - s)] = poem[sz(i + 1)];
+      gpt_forward(ws, model.config, model.params.data(), inputs.data(), targets.data(), 1, end - s, Path::Fast);
+      for (int i = 0; i < end - s; ++i) {
+        const int target = targets[sz(i)];
+        if (target < 0) continue;
+        total += ws.losses[sz(i)];
+        ++score.predicted;
+        if (!model.vocab.punctuation(target)) continue;
+        ++score.punctuation;
+        const float* p = ws.probs.data() + sz(i) * sz(V);
+        const int top = static_cast<int>(std::max_element(p, p + V) - p);
+        score.punctuation_hits += model.vocab.punctuation(top);
+      }
+      counted = end;
+    }
+  }
+  score.loss = score.predicted ? total / double(score.predicted) : 0.0;
+  return score;
+}
+
+std::vector<int> sample(const PoemModel& model, std::vector<int> prompt, int length, float temperature, Rng& rng) {
+  const int T = model.config.context, V = model.config.vocab;
+  std::vector<int> out = std::move(prompt);
+  if (out.empty()) out.push_back(Vocab::kPoemStart);
+  GptWorkspace<float> ws;
+  std::vector<double> p(sz(V));
+  for (int n = 0; n < length; ++n) {
+    const std::size_t from = out.size() > sz(T) ? out.size() - sz(T) : 0;
+    const std::vector<int> window(out.begin() + static_cast<std::ptrdiff_t>(from), out.end());
+    const int W = static_cast<int>(window.size());
+    gpt_forward(ws, model.config, model.params.data(), window.data(), nullptr, 1, W, Path::Fast);
+    const float* logits = ws.logits.data() + sz(W - 1) * sz(V);
+    int next = 0;
+    if (temperature <= 0.0f) {
+      next = static_cast<int>(std::max_element(logits + 1, logits + V) - logits);  // never kUnknown (0)
+    } else {
+      // The unknown token is never written: it stands for "a character not learned".
+      double max = -INFINITY, sum = 0;
+      for (int v = 1; v < V; ++v) max = std::max(max, double(logits[v]));
+      for (int v = 0; v < V; ++v) sum += p[sz(v)] = v == Vocab::kUnknown ? 0.0 : std::exp((logits[v] - max) / temperature);
+      double u = rng.uniform_double() * sum;
+      next = V - 1;
+      for (int v = 0; v < V; ++v)
+        if ((u -= p[sz(v)]) < 0) {
+          next = v;
+          break;
+        }
+    }
+    if (next == Vocab::kPoemStart) break;
+    out.push_back(next);
+  }
+  return out;
+}
+
+Baselines baselines(const std::vector<int>& poem_tokens, const std::vector<int>& modern_tokens, float modern_share,
+                    const std::vector<std::vector<int>>& held_out, int V) {
+  // Each occurrence counts `weight` of its stream, so the two streams weigh
+  // as the batches draw them; the weights keep the total count at the ids'
+  // number (add-one smoothing stays on the same scale).
+  const double total_ids = double(poem_tokens.size() + modern_tokens.size());
+  const bool mixed = !modern_tokens.empty();
+  const double poem_weight = mixed ? (1.0 - modern_share) * total_ids / double(poem_tokens.size()) : 1.0;
+  const double modern_weight = mixed ? modern_share * total_ids / double(modern_tokens.size()) : 0.0;
+  std::vector<double> unigram(sz(V), 0.0), row_total(sz(V), 0.0);
+  std::unordered_map<uint64_t, double> bigram;  // prev * V + next -> weighted count
+  const auto key = [V](int prev, int next) { return uint64_t(prev) * uint64_t(V) + uint64_t(next); };
+  auto count = [&](int prev, int next) {
+    const auto it = bigram.find(key(prev, next));
+    return it == bigram.end() ? 0.0 : it->second;
+  };
+  double N = 0;
+  for (const auto& [stream, weight] : {std::pair{&poem_tokens, poem_weight}, std::pair{&modern_tokens, modern_weight}})
+    for (std::size_t i = 0; i < stream->size(); ++i) {
+      unigram[sz((*stream)[i])] += weight;
+      N += weight;
+      if (i > 0) bigram[key((*stream)[i - 1], (*stream)[i])] += weight, row_total[sz((*stream)[i - 1])] += weight;
+    }
+  // P(next | prev) with `leave` taken off the counts (an occurrence's own weight).
+  auto probability = [&](int prev, int next, double lambda, double leave) {
+    const double p1 = (unigram[sz(next)] - leave + 1) / (N - leave + V);
+    const double total = row_total[sz(prev)] - leave;
+    if (total <= 1e-9) return p1;
+    const double p2 = std::max(0.0, count(prev, next) - leave) / total;
+    return lambda * p2 + (1 - lambda) * p1;
+  };
+  Baselines b;
+  double best = -INFINITY;
+  for (int k = 1; k <= 19; ++k) {
+    const double lambda = 0.05 * k;
+    double ll = 0;
+    for (const auto& [stream, weight] : {std::pair{&poem_tokens, poem_weight}, std::pair{&modern_tokens, modern_weight}})
+      for (std::size_t i = 1; i < stream->size(); ++i)
+        ll += weight * std::log(probability((*stream)[i - 1], (*stream)[i], lambda, weight));
+    if (ll > best) best = ll, b.lambda = lambda;
+  }
+  long long n = 0;
+  for (const std::vector<int>& poem : held_out)
+    for (std::size_t i = 1; i < poem.size(); ++i) {
+      b.unigram -= std::log((unigram[sz(poem[i])] + 1) / (N + V));
+      b.bigram -= std::log(probability(poem[i - 1], poem[i], b.lambda, 0));
+      ++n;
+    }
+  if (n) b.unigram /= double(n), b.bigram /= double(n);
+  return b;
+}
+
+}  // namespace attn::poem

@@ -1,0 +1,120 @@
+// The poem model as a whole: a vocabulary, a GPT over it and its weights;
+// how it is trained on the corpus, read on a line, evaluated and sampled.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../rng.hpp"
+#include "corpus.hpp"
+#include "gpt.hpp"
+
+namespace attn::poem {
+
+struct PoemModel {
+  GptConfig config;
+  Vocab vocab;
+  std::vector<float> params;  // param_count(config)
+};
+
+// The training set: what the model and the baselines learn from. Poems are
+// encoded with Vocab::encode_poem and concatenated.
+struct PoemCorpus {
+  std::vector<std::string> tang300, song100, modern;  // parse_fortunes of each file (modern may be empty)
+};
+struct PoemSplit {
+  std::vector<std::string> poems;     // tang300 not held out, then song100
+  std::vector<std::string> modern;    // the modern passages (empty unless asked for)
+  std::vector<std::string> held_out;  // tang300 index % 10 == 0
+  std::vector<std::string> train() const;  // poems, then modern: what the vocabulary is built from
+};
+PoemSplit split_corpus(const PoemCorpus& corpus, bool use_modern);
+// Every text by Vocab::encode_poem, one after the other, each after `start`.
+std::vector<int> encode_all(const Vocab& vocab, const std::vector<std::string>& texts, int start = Vocab::kPoemStart);
+
+// The defaults are the built model's (scripts/poem_model.sh): what came
+// closest to the goals in under 3 minutes on one core (README: the trained
+// model, for the runs compared).
+struct PoemTrainConfig {
+  GptConfig model;  // vocab is set from the training set
+  int steps = 1100;
+  int batch = 16;                  // sequences of model.context tokens per step
+  float learning_rate = 3e-3f;     // peak; linear warm-up, then cosine to a tenth
+  int warmup = 100;
+  uint64_t seed = 1;
+  bool use_modern = true;          // also train on the modern passages,
+  float modern_share = 0.6f;       // this share of a batch's sequences drawn from them
+};
+std::string check_train_config(const PoemTrainConfig& config);
+
+struct PoemStepStats {
+  int step = 0;
+  float loss = 0;          // this batch's mean loss (nats/char)
+  float learning_rate = 0;
+};
+
+// Trains step by step; deterministic for a seed (the batches and the
+// initial weights come from Rng).
+class PoemTrainer {
+ public:
+  // Precondition: check_train_config(config) is empty, poem_tokens.size() > context + 1
+  // (modern_tokens is used when config.use_modern and it is that long too).
+  PoemTrainer(const PoemTrainConfig& config, Vocab vocab, std::vector<int> poem_tokens,
+              std::vector<int> modern_tokens = {});
+  PoemStepStats step();
+  int steps_done() const { return step_; }
+  const PoemModel& model() const { return model_; }
+
+ private:
+  PoemTrainConfig config_;
+  PoemModel model_;
+  std::vector<int> poem_tokens_, modern_tokens_;
+  std::vector<ParamTensor> tensors_;
+  std::vector<float> grads_;
+  AdamW adam_;
+  GptWorkspace<float> ws_;
+  Rng rng_;
+  int step_ = 0;
+};
+
+// The model read on one sequence of ids (at most config.context): every
+// layer's and head's attention weights, each position's next-character
+// probabilities.
+struct PoemReading {
+  std::vector<int> tokens;
+  // att[layer][head]: T x T, row-major, row t = what position t attends to.
+  std::vector<std::vector<std::vector<float>>> att;
+  std::vector<float> probs;  // T x V
+};
+PoemReading read_tokens(const PoemModel& model, const std::vector<int>& tokens, Path path = Path::Fast);
+
+// Mean loss and next-character statistics over whole held-out poems. Each
+// poem is read in windows of the context; every character after <poem> is
+// predicted once, with the longest context the window gives (a window moves
+// on by half the context).
+struct PoemScore {
+  double loss = 0;          // nats per predicted character
+  long long predicted = 0;  // characters predicted
+  long long punctuation = 0, punctuation_hits = 0;  // next is punctuation / top-1 is punctuation too
+};
+PoemScore score_poems(const PoemModel& model, const std::vector<std::vector<int>>& poems);
+
+// Continues prompt (ids) by `length` characters, sampling at temperature
+// (0: the most likely), deterministic for the Rng. Stops early at <poem>.
+std::vector<int> sample(const PoemModel& model, std::vector<int> prompt, int length, float temperature, Rng& rng);
+
+// The baselines, from the same training ids and vocabulary, weighted as the
+// model's batches draw them (modern_share of the counts from modern_tokens,
+// when there are any): a unigram model (add-one) and a bigram model
+// interpolated with it, P = lambda P2 + (1 - lambda) P1. lambda (0.05 .. 0.95
+// by 0.05) is the one that predicts the training ids best with each one's own
+// count left out (deleted interpolation), so the held-out poems choose nothing.
+struct Baselines {
+  double unigram = 0, bigram = 0;  // nats per character on the held-out poems
+  double lambda = 0;
+};
+Baselines baselines(const std::vector<int>& poem_tokens, const std::vector<int>& modern_tokens, float modern_share,
+                    const std::vector<std::vector<int>>& held_out, int vocab);
+
+}  // namespace attn::poem

@@ -1,0 +1,46 @@
+// libFuzzer target: the poem model file reader (core/poem/model_file.hpp) on
+// arbitrary bytes, and on the same bytes with a correct checksum written into
+// their last 8 (so the fuzzer gets past the checksum to the sizes, the
+// vocabulary and the parameters). Whatever it accepts is a usable model: the
+// sizes check, the parameters are all there and finite, the vocabulary is
+// indexed, writing it back gives the same bytes, and a forward pass runs.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/poem/model_file.hpp"
+#include "core/rng.hpp"
+#include "fuzz_check.hpp"
+
+namespace {
+
+void check_accepted(const std::vector<uint8_t>& bytes) {
+  const attn::poem::ModelFile file = attn::poem::read_model(bytes.data(), bytes.size());
+  if (!file.error.empty()) {
+    FUZZ_CHECK(file.error.rfind("poem model file: ", 0) == 0, "an error that does not name the file");
+    return;
+  }
+  const attn::poem::PoemModel& m = file.model;
+  FUZZ_CHECK(attn::poem::check_gpt_config(m.config).empty(), "an accepted model with bad sizes");
+  FUZZ_CHECK(m.params.size() == attn::poem::param_count(m.config), "an accepted model missing parameters");
+  FUZZ_CHECK(m.vocab.size() == m.config.vocab && m.vocab.ids.size() == m.vocab.chars.size(), "a vocabulary not indexed");
+  for (float p : m.params) FUZZ_CHECK(std::isfinite(p), "an accepted parameter that is not finite");
+  FUZZ_CHECK(attn::poem::write_model(m, file.info) == bytes, "writing the model back changes its bytes");
+  const std::vector<int> tokens{attn::poem::Vocab::kPoemStart, attn::poem::Vocab::kLineBreak};
+  const attn::poem::PoemReading r = attn::poem::read_tokens(m, std::vector<int>(tokens.begin(), tokens.begin() + std::min(2, m.config.context)));
+  FUZZ_CHECK(r.att.size() == static_cast<std::size_t>(m.config.layers), "a reading without every layer");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+  std::vector<uint8_t> bytes(data, data + size);
+  check_accepted(bytes);
+  if (size >= 8) {
+    const uint64_t sum = attn::stable_hash(reinterpret_cast<const char*>(data), size - 8);
+    for (std::size_t i = 0; i < 8; ++i) bytes[size - 8 + i] = static_cast<uint8_t>(sum >> (8 * i));
+    check_accepted(bytes);
+  }
+  return 0;
+}

@@ -1,0 +1,294 @@
+// The poem model (core/poem): backward against finite differences for every
+// parameter tensor, the kernels' fast path against the plain loops, the
+// causal mask, determinism, learning, the corpus reader, the model file and
+// the head rules. The same tests run natively and in wasm (unit_wasm): each
+// build's fast float forward pass is held to the double-precision plain
+// loops, so the two builds agree with each other within twice that bound.
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/poem/corpus.hpp"
+#include "core/poem/gpt.hpp"
+#include "core/poem/head_patterns.hpp"
+#include "core/poem/model_file.hpp"
+#include "core/poem/poem_model.hpp"
+#include "core/rng.hpp"
+#include "helpers.hpp"
+
+using namespace attn;
+using namespace attn::poem;
+
+namespace {
+
+// A model small enough to difference every parameter: 2 layers, 2 heads.
+GptConfig tiny_config() { return GptConfig{7, 5, 2, 2, 8}; }
+
+// Parameters far from GPT-2's small init, so the softmaxes are not flat and
+// the LayerNorm gains are not all 1: every path through the model carries weight.
+std::vector<double> random_params(const GptConfig& c, uint64_t seed, double stddev) {
+  std::vector<double> p(param_count(c));
+  Rng rng(seed);
+  for (double& x : p) x = stddev * rng.normal();
+  return p;
+}
+
+std::vector<float> to_float(const std::vector<double>& v) { return {v.begin(), v.end()}; }
+
+const std::vector<int> kTokens = {1, 3, 6, 2, 0, 4, 5, 1, 2, 3};   // B 2 x T 5
+const std::vector<int> kTargets = {3, 6, 2, 0, 4, 5, 1, -1, 3, 6};  // one without a loss
+
+}  // namespace
+
+TEST_CASE("poem model: backward matches central differences for every parameter tensor") {
+  const GptConfig c = tiny_config();
+  std::vector<double> params = random_params(c, 5, 0.3);
+  GptWorkspace<double> ws;
+  auto loss = [&] {
+    return gpt_forward(ws, c, params.data(), kTokens.data(), kTargets.data(), 2, 5, Path::Reference);
+  };
+  loss();
+  std::vector<double> grads(params.size(), 0.0);
+  gpt_backward(ws, c, params.data(), grads.data(), Path::Reference);
+  const double step = 1e-6;
+  for (const ParamTensor& t : param_tensors(c)) {
+    double worst = 0;
+    for (std::size_t i = t.offset; i < t.offset + t.size; ++i) {
+      const double saved = params[i];
+      params[i] = saved + step;
+      const double up = loss();
+      params[i] = saved - step;
+      const double down = loss();
+      params[i] = saved;
+      const double numeric = (up - down) / (2 * step);
+      worst = std::max(worst, std::abs(grads[i] - numeric) / (1e-7 + 1e-5 * std::abs(numeric)));
+    }
+    INFO(t.name << ": worst |analytic - numeric| / (1e-7 + 1e-5 |numeric|) = " << worst);
+    CHECK(worst <= 1.0);
+  }
+}
+
+TEST_CASE("poem model: the fast float path equals the plain loops in double") {
+  const GptConfig c{11, 16, 2, 4, 32};
+  const std::vector<double> params = random_params(c, 9, 0.2);
+  const std::vector<float> params_f = to_float(params);
+  Rng rng(4);
+  std::vector<int> tokens(3 * 16), targets(3 * 16);
+  for (std::size_t i = 0; i < tokens.size(); ++i) tokens[i] = int(rng.next_u32() % 11), targets[i] = int(rng.next_u32() % 11);
+  GptWorkspace<double> ref;
+  GptWorkspace<float> fast;
+  const double loss_ref = gpt_forward(ref, c, params.data(), tokens.data(), targets.data(), 3, 16, Path::Reference);
+  const float loss_fast = gpt_forward(fast, c, params_f.data(), tokens.data(), targets.data(), 3, 16, Path::Fast);
+  CHECK(std::abs(loss_fast - loss_ref) <= 1e-5 * std::abs(loss_ref));
+  double worst_logit = 0, worst_weight = 0;
+  for (std::size_t i = 0; i < ref.logits.size(); ++i) worst_logit = std::max(worst_logit, std::abs(fast.logits[i] - ref.logits[i]));
+  for (int l = 0; l < c.layers; ++l)
+    for (std::size_t i = 0; i < ref.layer[std::size_t(l)].att.size(); ++i)
+      worst_weight = std::max(worst_weight, std::abs(fast.layer[std::size_t(l)].att[i] - ref.layer[std::size_t(l)].att[i]));
+  INFO("worst logit difference " << worst_logit << ", worst attention weight difference " << worst_weight);
+  CHECK(worst_logit <= 1e-5);
+  CHECK(worst_weight <= 1e-5);
+
+  std::vector<double> g_ref(params.size(), 0.0);
+  std::vector<float> g_fast(params.size(), 0.0f);
+  gpt_backward(ref, c, params.data(), g_ref.data(), Path::Reference);
+  gpt_backward(fast, c, params_f.data(), g_fast.data(), Path::Fast);
+  double scale = 0, worst = 0;
+  for (double g : g_ref) scale = std::max(scale, std::abs(g));
+  for (std::size_t i = 0; i < g_ref.size(); ++i) worst = std::max(worst, std::abs(g_fast[i] - g_ref[i]));
+  INFO("worst gradient difference " << worst << " (largest gradient " << scale << ")");
+  CHECK(worst <= 1e-4 * scale);
+}
+
+TEST_CASE("poem model: the causal mask gives future positions exactly 0 weight, in both paths") {
+  const GptConfig c{11, 12, 2, 3, 12};
+  const std::vector<double> params = random_params(c, 2, 0.5);
+  const std::vector<float> params_f = to_float(params);
+  std::vector<int> tokens(12);
+  for (int t = 0; t < 12; ++t) tokens[std::size_t(t)] = (t * 5) % 11;
+  GptWorkspace<double> ref;
+  GptWorkspace<float> fast;
+  gpt_forward(ref, c, params.data(), tokens.data(), nullptr, 1, 12, Path::Reference);
+  gpt_forward(fast, c, params_f.data(), tokens.data(), nullptr, 1, 12, Path::Fast);
+  int future = 0, nonzero = 0;
+  for (int l = 0; l < c.layers; ++l)
+    for (int h = 0; h < c.heads; ++h)
+      for (int t = 0; t < 12; ++t)
+        for (int t2 = t + 1; t2 < 12; ++t2) {
+          const std::size_t i = (std::size_t(h) * 12 + std::size_t(t)) * 12 + std::size_t(t2);
+          ++future;
+          nonzero += ref.layer[std::size_t(l)].att[i] != 0.0 || fast.layer[std::size_t(l)].att[i] != 0.0f;
+        }
+  CHECK(future == 2 * 3 * 66);
+  CHECK(nonzero == 0);
+  // And the past is used: changing the last token changes no earlier position's logits.
+  std::vector<int> changed = tokens;
+  changed.back() = (changed.back() + 1) % 11;
+  GptWorkspace<float> other;
+  gpt_forward(other, c, params_f.data(), changed.data(), nullptr, 1, 12, Path::Fast);
+  bool earlier_same = true;
+  for (std::size_t i = 0; i < std::size_t(11 * 11); ++i) earlier_same = earlier_same && other.logits[i] == fast.logits[i];
+  CHECK(earlier_same);
+}
+
+namespace {
+
+// A stream with structure to learn: "poems" of 5-character lines over 20 characters.
+std::vector<int> synthetic_stream(int n, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<int> ids;
+  while (static_cast<int>(ids.size()) < n) {
+    ids.push_back(Vocab::kPoemStart);
+    for (int line = 0; line < 4; ++line) {
+      for (int k = 0; k < 5; ++k) ids.push_back(6 + int(rng.next_u32() % 20));
+      ids.push_back(line % 2 ? 5 : 4);  // "，" then "。"
+      if (line % 2) ids.push_back(Vocab::kLineBreak);
+    }
+  }
+  return ids;
+}
+
+Vocab synthetic_vocab() {
+  Vocab v;
+  v.chars = {"<unk>", "<poem>", "\n", "<text>", "，", "。"};
+  for (int i = 0; i < 20; ++i) v.chars.push_back(std::string(1, char('a' + i)));
+  REQUIRE(v.index());
+  return v;
+}
+
+PoemTrainConfig small_training(uint64_t seed) {
+  PoemTrainConfig t;
+  t.model = GptConfig{0, 16, 1, 2, 16};
+  t.steps = 60;
+  t.batch = 8;
+  t.warmup = 5;
+  t.learning_rate = 1e-2f;
+  t.seed = seed;
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("poem model: the same seed trains byte-identical weights; training lowers the loss") {
+  const std::vector<int> stream = synthetic_stream(4000, 1);
+  PoemTrainer a(small_training(3), synthetic_vocab(), stream), b(small_training(3), synthetic_vocab(), stream);
+  float first = 0, last = 0;
+  for (int s = 0; s < 60; ++s) {
+    const float loss = a.step().loss;
+    b.step();
+    if (s == 0) first = loss;
+    last = loss;
+  }
+  CHECK(std::memcmp(a.model().params.data(), b.model().params.data(), a.model().params.size() * 4) == 0);
+  INFO("loss " << first << " -> " << last);
+  // At the start about ln 26 = 3.26. The stream's own entropy is 20 ln 20 /
+  // 27 = 2.22 nats a token (a poem: 27 tokens, 20 of them random among 20;
+  // punctuation, line breaks and <poem> follow from the position).
+  CHECK(first > 3.0f);
+  CHECK(last < first - 0.4f);
+  PoemTrainer c(small_training(4), synthetic_vocab(), stream);
+  c.step();
+  CHECK(std::memcmp(a.model().params.data(), c.model().params.data(), 64) != 0);
+}
+
+TEST_CASE("poem corpus: fortunes entries without colours, titles and authors; the held-out rule") {
+  const std::string file =
+      "\x1b[32m《静夜思》\x1b[m\n\x1b[33m作者：李白\x1b[m\n床前明月光，疑是地上霜。\n举头望明月，低头思故乡。\n%\n"
+      "\x1b[32m《二》\x1b[m\n白日依山尽，黄河入海流。\n%\n%\n现代的一段话。\n\n    -- Debian 《行为准则》\n";
+  const std::vector<std::string> entries = parse_fortunes(file);
+  REQUIRE(entries.size() == 3);
+  CHECK(entries[0] == "床前明月光，疑是地上霜。\n举头望明月，低头思故乡。");
+  CHECK(entries[1] == "白日依山尽，黄河入海流。");
+  CHECK(entries[2] == "现代的一段话。");
+  CHECK(held_out(0));
+  CHECK(held_out(310));
+  CHECK_FALSE(held_out(1));
+  CHECK_FALSE(held_out(15));
+
+  const Vocab v = Vocab::from_texts({entries[0]});
+  CHECK(v.chars[0] == "<unk>");
+  CHECK(v.chars[2] == "\n");
+  CHECK(v.size() == 4 + 19);  // 床前明月光疑是地上霜举头望低思故乡 (17 distinct) and ，。
+  int unknown = 0;
+  const std::vector<int> ids = v.encode("明月\n海", &unknown);
+  CHECK(ids.size() == 4);
+  CHECK(ids[2] == Vocab::kLineBreak);
+  CHECK(ids[3] == Vocab::kUnknown);
+  CHECK(unknown == 1);
+  CHECK(v.punctuation(v.id("，")));
+  CHECK_FALSE(v.punctuation(v.id("明")));
+  const std::vector<int> poem = v.encode_poem("明月，");
+  CHECK(poem.front() == Vocab::kPoemStart);
+  CHECK(poem.back() == Vocab::kLineBreak);
+  CHECK(utf8_chars("a\xff").size() == 2);  // a bad byte is one U+FFFD, not lost
+}
+
+TEST_CASE("poem model file: a round trip, and every kind of damage named") {
+  PoemModel m;
+  m.config = GptConfig{7, 4, 1, 2, 4};
+  m.vocab.chars = {"<unk>", "<poem>", "\n", "<text>", "，", "月", "光"};
+  REQUIRE(m.vocab.index());
+  m.params = init_params(m.config, 1);
+  const std::vector<uint8_t> bytes = write_model(m, "{\"steps\":1}");
+  const ModelFile back = read_model(bytes.data(), bytes.size());
+  REQUIRE(back.error == "");
+  CHECK(back.info == "{\"steps\":1}");
+  CHECK(back.model.vocab.chars == m.vocab.chars);
+  CHECK(std::memcmp(back.model.params.data(), m.params.data(), m.params.size() * 4) == 0);
+
+  const auto error = [](std::vector<uint8_t> b) { return read_model(b.data(), b.size()).error; };
+  CHECK(error({}).find("too short") != std::string::npos);
+  CHECK(error(std::vector<uint8_t>(bytes.begin(), bytes.end() - 9)).find("truncated") != std::string::npos);
+  std::vector<uint8_t> other = bytes;
+  other[0] = 'X';
+  CHECK(error(other).find("not a poem model") != std::string::npos);
+  other = bytes;
+  other[8] = 2;
+  CHECK(error(other).find("version 2") != std::string::npos);
+  other = bytes;
+  other[bytes.size() - 20] ^= 0x40;  // a parameter's bit
+  CHECK(error(other).find("bad checksum") != std::string::npos);
+  other = bytes;
+  other.push_back(0);
+  CHECK(error(other).find("after the checksum") != std::string::npos);
+  other = bytes;
+  other[12] = 200;  // vocab 200 > the entries there
+  CHECK(!error(other).empty());
+}
+
+TEST_CASE("poem heads: the naming rules, first match wins") {
+  HeadStats s;
+  s.punctuation_share = 0.15;
+  s.punctuation_weight = 0.61;
+  s.entropy = 1.2;
+  name_pattern(s);
+  CHECK(s.pattern == "line boundary");
+  CHECK(s.summary == "line boundary: 61 % of its weight on punctuation, 4.1x their share");
+  s.first_weight = 0.7;
+  name_pattern(s);
+  CHECK(s.pattern == "first position");
+  s = HeadStats{};
+  s.by_offset[1] = 0.8;
+  name_pattern(s);
+  CHECK(s.pattern == "previous character");
+  s = HeadStats{};
+  s.by_offset[0] = 0.2, s.by_offset[1] = 0.3, s.by_offset[2] = 0.2;
+  name_pattern(s);
+  CHECK(s.pattern == "local");
+  CHECK(s.summary == "local: 70 % within the last three characters");
+  s = HeadStats{};
+  s.entropy = 2.5;
+  name_pattern(s);
+  CHECK(s.pattern == "broad");
+}
+
+TEST_CASE("poem baselines: unigram and bigram by hand") {
+  // Training ids 3 4 3 4 3 (V 5): unigram add-one (c + 1) / (5 + 5).
+  const std::vector<int> train = {3, 4, 3, 4, 3};
+  const Baselines b = baselines(train, {}, 0.0f, {{3, 4}}, 5);
+  CHECK(std::abs(b.unigram - -std::log(3.0 / 10.0)) < 1e-12);
+  // bigram P(4 | 3) = 2/2 = 1: lambda 1 would be best, the grid's top is 0.95.
+  CHECK(b.lambda == doctest::Approx(0.95));
+  CHECK(std::abs(b.bigram - -std::log(0.95 * 1.0 + 0.05 * 3.0 / 10.0)) < 1e-12);
+}
