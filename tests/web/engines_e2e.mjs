@@ -73,11 +73,12 @@ async function open(page, base, query = '') {
 // Polls get() until it gives `want` (compared as JSON) or `ms` pass; returns
 // the last value. Keys and text reach ImGui over the next frames (a key
 // changes at most once a frame), so what was typed is awaited, not assumed.
-async function until(get, want, ms = 15_000) {
+// `done` (optional) replaces the comparison with `want`.
+async function until(get, want, ms = 15_000, done = (value) => same(value, want)) {
   const end = Date.now() + ms;
   for (;;) {
     const value = await get();
-    if (same(value, want) || Date.now() > end) return value;
+    if (done(value) || Date.now() > end) return value;
     await sleep(50);
   }
 }
@@ -376,8 +377,9 @@ async function embed(c, page, { url }) {
     await page.mouse.up();
     await page.waitForFunction(([s, m]) => document.querySelector(s).contentWindow.attentionLab.get().mask === m,
                                [figure, mask], { timeout: 10_000 }).catch(() => {});
-    await sleep(300);
-    const status = await page.evaluate(() => document.getElementById('mask-status').textContent);
+    // The status line follows the figure's postMessage reply: awaited, not slept for (a loaded Firefox took longer than 300 ms).
+    const status = await until(() => page.evaluate(() => document.getElementById('mask-status').textContent),
+                               null, 10_000, (text) => text.includes(name));
     const got = (await inFrame(page, figure, 'get')).mask;
     c.check(got === mask && status.includes(name), `the chapter's "${name}" button sets the figure's mask (embed.js set, postMessage reply)`,
             `mask ${got}, status "${status}"`);
@@ -405,8 +407,7 @@ async function embed(c, page, { url }) {
   await page.mouse.move(frame.x + frame.width / 2, frame.y + frame.height / 2);
   const y0 = await page.evaluate(() => window.scrollY);
   await page.mouse.wheel(0, -300);
-  await sleep(600);
-  const y1 = await page.evaluate(() => window.scrollY);
+  const y1 = await until(() => page.evaluate(() => window.scrollY), null, 10_000, (y) => y < y0 - 100);
   c.check(y1 < y0 - 100, `the wheel over a figure scrolls the chapter (${y0} -> ${y1})`);
 }
 
