@@ -148,17 +148,33 @@ process.exit(await runBrowserTest({
     c.check((await lab.state()).notices.length === 0, 'a good state shows no notices');
 
     // Up/Down move the selected query once the reader clicked a heatmap cell.
-    await page.evaluate(() => window.attentionLab.set({ view: 'heatmaps', query: 0 }));
-    await lab.frames(4);
-    const average = (await lab.layout()).heatmaps.find((h) => h.name === 'average');
-    await lab.clickAt(await lab.cellCentre(average, 3, 1));
-    const clicked = (await lab.state()).selected_query;
-    await lab.chord('ArrowDown');
-    const down = (await lab.state()).selected_query;
-    await lab.chord('ArrowUp');
-    await lab.chord('ArrowUp');
-    const up = (await lab.state()).selected_query;
-    c.check(clicked === 3 && down === 4 && up === 2, `Up/Down move the selected query (${clicked} -> ${down} -> ${up})`);
+    // The page records how long it saw each key down: a tap it saw held past
+    // ImGui's 275 ms repeat delay (a starved test process, once in CI) was not
+    // a tap, and the try is retaken (at most 3 tries, each logged).
+    await page.evaluate(() => {
+      window.keyHolds = [];
+      const down = {};
+      addEventListener('keydown', (e) => { down[e.key] ??= performance.now(); }, true);
+      addEventListener('keyup', (e) => { window.keyHolds.push(performance.now() - down[e.key]); delete down[e.key]; }, true);
+    });
+    let clicked, down, up, holds;
+    for (let attempt = 1; attempt <= 3; ++attempt) {
+      await page.evaluate(() => { window.attentionLab.set({ view: 'heatmaps', query: 0 }); window.keyHolds = []; });
+      await lab.frames(4);
+      const average = (await lab.layout()).heatmaps.find((h) => h.name === 'average');
+      await lab.clickAt(await lab.cellCentre(average, 3, 1));
+      clicked = (await lab.state()).selected_query;
+      await lab.chord('ArrowDown');
+      down = (await lab.state()).selected_query;
+      await lab.chord('ArrowUp');
+      await lab.chord('ArrowUp');
+      up = (await lab.state()).selected_query;
+      holds = await page.evaluate(() => window.keyHolds.map(Math.round));
+      if (holds.every((ms) => ms < 275)) break;
+      console.log(`  [retake ${attempt}/3] the page saw a key held ${Math.max(...holds)} ms (holds ${holds.join(', ')})`);
+    }
+    c.check(clicked === 3 && down === 4 && up === 2, `Up/Down move the selected query (${clicked} -> ${down} -> ${up}; ` +
+            `held ${holds.join(', ')} ms in the page)`);
 
     // Without ?theme= the lab follows the reader's colour scheme.
     await page.emulateMedia({ colorScheme: 'dark' });
