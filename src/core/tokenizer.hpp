@@ -25,6 +25,8 @@ bool is_pad(const std::string& token);
 // or truncated sequences (overlong forms and surrogates included) yield
 // U+FFFD and consume one byte: the rule tokenize() follows.
 char32_t decode_utf8(std::string_view text, std::size_t& i);
+// Appends code point cp to out as UTF-8 (decode_utf8's inverse).
+void append_utf8(std::string& out, char32_t cp);
 
 // The byte offset of the first malformed sequence in text (decode_utf8's
 // rule), or std::string_view::npos when text is valid UTF-8. What a reader or
