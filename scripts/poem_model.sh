@@ -15,12 +15,12 @@ CLI="${1:?usage: poem_model.sh ATTENTION_CLI OUT [OUT...]}"
 shift
 (($#)) || { echo "usage: poem_model.sh ATTENTION_CLI OUT [OUT...]" >&2; exit 2; }
 CORPUS=/usr/share/games/fortunes
-for f in tang300 song100; do
+for f in tang300 song100 chinese; do
   [ -r "$CORPUS/$f" ] || { echo "poem_model.sh: $CORPUS/$f is missing: scripts/setup.sh installs fortunes-zh" >&2; exit 1; }
 done
 
 key=$( {
-  cat "$CORPUS/tang300" "$CORPUS/song100"
+  cat "$CORPUS/tang300" "$CORPUS/song100" "$CORPUS/chinese"
   cd "$ROOT" && find src/core/poem src/core/kernels src/core/masks.cpp src/core/masks.hpp src/core/rng.cpp \
     src/core/rng.hpp src/cli/poem.cpp -type f | LC_ALL=C sort | xargs cat
   c++ --version | head -n1

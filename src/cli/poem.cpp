@@ -61,7 +61,8 @@ std::optional<int> read_model_file(const std::string& command, const std::option
 std::pair<bool, float> trained_with_modern(const std::string& info) {
   const auto j = nlohmann::json::parse(info, nullptr, false);
   if (!j.is_object()) return {false, 0.0f};
-  return {j.value("modern", false), j.value("modern_share", 0.0f)};
+  // The share over the whole run: modern_share of the batches for modern_until of the steps.
+  return {j.value("modern", false), j.value("modern_share", 0.0f) * j.value("modern_until", 1.0f)};
 }
 
 ValueFlag yes_no_flag(const std::string& name, bool& out) {
@@ -83,6 +84,17 @@ ValueFlag temperature_flag(float& out) {
           }};
 }
 
+ValueFlag share_flag(const std::string& name, float& out) {
+  return {name, [name, &out](const std::string& text) {
+            char* end = nullptr;
+            const float v = std::strtof(text.c_str(), &end);
+            if (text.empty() || *end != '\0' || !(v >= 0.0f && v <= 1.0f))
+              return "--" + name + ": expected a number in 0..1, got '" + text + "'";
+            out = v;
+            return std::string();
+          }};
+}
+
 int train(const CommandLine& line) {
   PoemTrainConfig config;
   std::optional<std::string> out, corpus_dir;
@@ -96,14 +108,10 @@ int train(const CommandLine& line) {
                         positive_float_flag("lr", 1.0f, config.learning_rate),
                         int_flag("warmup", 0, 1000000, config.warmup),
                         yes_no_flag("modern", config.use_modern),
-                        {"modern-share", [&](const std::string& text) {
-                           char* end = nullptr;
-                           const float v = std::strtof(text.c_str(), &end);
-                           if (text.empty() || *end != '\0' || !(v >= 0.0f && v <= 1.0f))
-                             return "--modern-share: expected a number in 0..1, got '" + text + "'";
-                           config.modern_share = v;
-                           return std::string();
-                         }},
+                        share_flag("modern-share", config.modern_share),
+                        share_flag("line-start-share", config.line_start_share),
+                        share_flag("modern-until", config.modern_until),
+                        share_flag("dropout", config.dropout),
                         text_flag("corpus", corpus_dir),
                         int_flag("report", 1, 1000000, report), text_flag("out", out)},
                        nullptr};
@@ -155,6 +163,8 @@ int train(const CommandLine& line) {
   const api::OutJson info{{"steps", config.steps}, {"seed", config.seed}, {"batch", config.batch},
                           {"learning_rate", config.learning_rate}, {"warmup", config.warmup},
                           {"modern", config.use_modern}, {"modern_share", config.modern_share},
+                          {"modern_until", config.modern_until},
+                          {"line_start_share", config.line_start_share}, {"dropout", config.dropout},
                           {"held_out", "tang300 index % 10 == 0"}};
   const std::vector<uint8_t> bytes = write_model(trainer.model(), api::dump(info));
   std::string error;

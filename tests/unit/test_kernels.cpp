@@ -246,7 +246,7 @@ TEST_CASE("special rows follow softmax_rows: NaN in NaN out, infinite scores sha
   });
 }
 
-TEST_CASE("kernel matmul equals Eigen's product on edge sizes and strides") {
+TEST_CASE("kernel matmul and matmul_bt equal Eigen's product on edge sizes and strides") {
   for_each_isa([] {
     Rng rng(5);
     for (int m : {1, 5, 6, 7, 13}) {
@@ -262,6 +262,12 @@ TEST_CASE("kernel matmul equals Eigen's product on edge sizes and strides") {
           CAPTURE(n);
           test::check_close(C.leftCols(n), want, 2e-5f, 1e-5f);
           CHECK((C.rightCols(3).array() == 7.f).all());  // nothing written past n
+          // A B^T with B given as its transpose (n x k, rows strided by k + 2).
+          const Matrix Bt = test::random_matrix(n, k + 2, rng);
+          Matrix Ct = Matrix::Constant(m, n + 3, 7.f);
+          kernels::matmul_bt(A.data(), A.cols(), Bt.data(), Bt.cols(), Ct.data(), Ct.cols(), m, k, n);
+          test::check_close(Ct.leftCols(n), Matrix(A.leftCols(k) * Bt.leftCols(k).transpose()), 2e-5f, 1e-5f);
+          CHECK((Ct.rightCols(3).array() == 7.f).all());
         }
       }
     }

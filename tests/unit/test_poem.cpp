@@ -39,12 +39,14 @@ std::vector<float> to_float(const std::vector<double>& v) { return {v.begin(), v
 const std::vector<int> kTokens = {1, 3, 6, 2, 0, 4, 5, 1, 2, 3};   // B 2 x T 5
 const std::vector<int> kTargets = {3, 6, 2, 0, 4, 5, 1, -1, 3, 6};  // one without a loss
 
-}  // namespace
-
-TEST_CASE("poem model: backward matches central differences for every parameter tensor") {
+// Backward against central differences for every parameter tensor, with
+// dropout when asked (its seed fixed, so every forward pass draws the same masks).
+void check_backward(float dropout) {
   const GptConfig c = tiny_config();
   std::vector<double> params = random_params(c, 5, 0.3);
   GptWorkspace<double> ws;
+  ws.dropout = dropout;
+  ws.dropout_seed = 17;
   auto loss = [&] {
     return gpt_forward(ws, c, params.data(), kTokens.data(), kTargets.data(), 2, 5, Path::Reference);
   };
@@ -64,10 +66,44 @@ TEST_CASE("poem model: backward matches central differences for every parameter 
       const double numeric = (up - down) / (2 * step);
       worst = std::max(worst, std::abs(grads[i] - numeric) / (1e-7 + 1e-5 * std::abs(numeric)));
     }
-    INFO(t.name << ": worst |analytic - numeric| / (1e-7 + 1e-5 |numeric|) = " << worst);
+    INFO(t.name << " (dropout " << dropout << "): worst |analytic - numeric| / (1e-7 + 1e-5 |numeric|) = " << worst);
     CHECK(worst <= 1.0);
   }
 }
+
+}  // namespace
+
+TEST_CASE("poem model: backward matches central differences for every parameter tensor") { check_backward(0.0f); }
+
+TEST_CASE("poem model: with dropout too; its masks follow the seed and drop their share") {
+  check_backward(0.25f);
+  const GptConfig c{11, 16, 2, 4, 32};
+  const std::vector<float> params = to_float(random_params(c, 9, 0.2));
+  std::vector<int> tokens(4 * 16, 3);
+  GptWorkspace<float> a, b, none;
+  a.dropout = b.dropout = 0.2f;
+  a.dropout_seed = b.dropout_seed = 5;
+  const float la = gpt_forward(a, c, params.data(), tokens.data(), tokens.data(), 4, 16, Path::Fast);
+  const float lb = gpt_forward(b, c, params.data(), tokens.data(), tokens.data(), 4, 16, Path::Fast);
+  const float l0 = gpt_forward(none, c, params.data(), tokens.data(), tokens.data(), 4, 16, Path::Fast);
+  CHECK(la == lb);
+  CHECK(la != l0);
+  CHECK(none.encoded_mask.empty());
+  // 3 masks of 4 x 16 x 32 = 6,144 draws: the dropped share is 0.2 within 4 standard deviations (0.02).
+  std::size_t dropped = 0, kept = 0, other = 0;
+  for (const auto* m : {&a.encoded_mask, &a.layer[0].attproj_mask, &a.layer[1].fcproj_mask})
+    for (float x : *m) {
+      if (x == 0.0f) ++dropped;
+      else if (x == 1.0f / 0.8f) ++kept;
+      else ++other;
+    }
+  CHECK(other == 0);
+  CHECK(std::abs(double(dropped) / double(dropped + kept) - 0.2) < 0.02);
+  b.dropout_seed = 6;
+  gpt_forward(b, c, params.data(), tokens.data(), tokens.data(), 4, 16, Path::Fast);
+  CHECK(a.encoded_mask != b.encoded_mask);
+}
+
 
 TEST_CASE("poem model: the fast float path equals the plain loops in double") {
   const GptConfig c{11, 16, 2, 4, 32};
@@ -192,7 +228,7 @@ TEST_CASE("poem model: the same seed trains byte-identical weights; training low
   CHECK(std::memcmp(a.model().params.data(), c.model().params.data(), 64) != 0);
 }
 
-TEST_CASE("poem corpus: fortunes entries without colours, titles and authors; the held-out rule") {
+TEST_CASE("poem corpus: fortunes entries without colours, titles, authors and part numbers; the held-out rule") {
   const std::string file =
       "\x1b[32m《静夜思》\x1b[m\n\x1b[33m作者：李白\x1b[m\n床前明月光，疑是地上霜。\n举头望明月，低头思故乡。\n%\n"
       "\x1b[32m《二》\x1b[m\n白日依山尽，黄河入海流。\n%\n%\n现代的一段话。\n\n    -- Debian 《行为准则》\n";
@@ -201,6 +237,13 @@ TEST_CASE("poem corpus: fortunes entries without colours, titles and authors; th
   CHECK(entries[0] == "床前明月光，疑是地上霜。\n举头望明月，低头思故乡。");
   CHECK(entries[1] == "白日依山尽，黄河入海流。");
   CHECK(entries[2] == "现代的一段话。");
+  // song100's headings: 题目: and 作者: with an ASCII colon, and a part's number
+  // on a line of its own; a line that only starts with 其 is verse.
+  const std::vector<std::string> song = parse_fortunes(
+      "\x1b[32m题目:《春居杂兴》二首\x1b[m\n作者:王禹偁（９５４－１００１）\n\n            其一\n\n"
+      "两株桃杏映篱斜，妆点商山副使家。\n            其二\n其人其事有谁知。\n");
+  REQUIRE(song.size() == 1);
+  CHECK(song[0] == "两株桃杏映篱斜，妆点商山副使家。\n其人其事有谁知。");
   CHECK(held_out(0));
   CHECK(held_out(310));
   CHECK_FALSE(held_out(1));

@@ -90,7 +90,13 @@ void attention_head(const HeadArgs& args) {
 void matmul(const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb, float* c,
             std::ptrdiff_t ldc, int m, int k, int n) {
   const KernelTable* t = active();
-  t->matmul(a, lda, b, ldb, c, ldc, m, k, n, scratch(t->matmul_scratch(m, k, n)));
+  t->matmul(a, lda, b, ldb, false, c, ldc, m, k, n, scratch(t->matmul_scratch(m, k, n)));
+}
+
+void matmul_bt(const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb, float* c,
+               std::ptrdiff_t ldc, int m, int k, int n) {
+  const KernelTable* t = active();
+  t->matmul(a, lda, b, ldb, true, c, ldc, m, k, n, scratch(t->matmul_scratch(m, k, n)));
 }
 
 void exp(const float* x, float* y, std::size_t n) { active()->exp(x, y, n); }

@@ -34,10 +34,10 @@ struct KernelTable {
   const char* name;
   std::size_t (*head_scratch)(int n_q, int n_k, int d_k, int d_v);
   void (*head)(const HeadArgs& args, float* scratch);
-  // C (m x n) = A (m x k) B (k x n).
+  // C (m x n) = A (m x k) B (k x n), or A B^T with B stored n x k when b_transposed.
   std::size_t (*matmul_scratch)(int m, int k, int n);
-  void (*matmul)(const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb, float* c,
-                 std::ptrdiff_t ldc, int m, int k, int n, float* scratch);
+  void (*matmul)(const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb, bool b_transposed,
+                 float* c, std::ptrdiff_t ldc, int m, int k, int n, float* scratch);
   void (*exp)(const float* x, float* y, std::size_t n);
 };
 

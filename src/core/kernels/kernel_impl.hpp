@@ -161,10 +161,10 @@ std::size_t matmul_scratch(int m, int k, int n) {
   return round_up(std::size_t(n), P) * std::size_t(k) + round_up(std::size_t(m), R) * std::size_t(k);
 }
 
-void matmul(const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb, float* c,
+void matmul(const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb, bool b_transposed, float* c,
             std::ptrdiff_t ldc, int m, int k, int n, float* scratch) {
   float* a_rows = scratch + round_up(std::size_t(n), P) * std::size_t(k);
-  pack_panels(b, ldb, false, k, n, P, scratch);
+  pack_panels(b, ldb, b_transposed, k, n, P, scratch);
   for (int i0 = 0; i0 < m; i0 += R)
     pack_rows(a + i0 * lda, lda, min_int(R, m - i0), k, a_rows + std::size_t(i0) * std::size_t(k));
   // Panel by panel, so one panel (k x P) stays in cache for all row blocks.

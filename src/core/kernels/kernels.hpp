@@ -28,6 +28,10 @@ void attention_head(const HeadArgs& args);
 // C (m x n, row stride ldc) = A (m x k, stride lda) B (k x n, stride ldb).
 void matmul(const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb, float* c,
             std::ptrdiff_t ldc, int m, int k, int n);
+// C (m x n) = A (m x k) B^T, B stored n x k (stride ldb): a product with a
+// matrix whose rows are the columns wanted, such as a tied output layer.
+void matmul_bt(const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb, float* c,
+               std::ptrdiff_t ldc, int m, int k, int n);
 // y[i] = exp(x[i]), the kernels' vectorised exp (accuracy: kernel_impl.hpp).
 void exp(const float* x, float* y, std::size_t n);
 

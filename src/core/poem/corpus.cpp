@@ -39,6 +39,19 @@ std::string encode_utf8(char32_t c) {
   return out;
 }
 
+// Lines that are not the entry's text: a title (tang300's "《...》",
+// song100's "题目:《...》"), an author ("作者：" or "作者:"), an attribution
+// ("-- ..."), or a part's number inside a poem ("其一", "其二", ...).
+bool heading(std::string_view line) {
+  if (starts_with(line, "《") || starts_with(line, "题目") || starts_with(line, "作者") || starts_with(line, "--"))
+    return true;
+  if (!starts_with(line, "其") || line.size() > 3 * 4) return false;
+  static const std::string_view kNumerals = "一二三四五六七八九十";
+  for (std::size_t i = 3; i + 3 <= line.size(); i += 3)
+    if (kNumerals.find(line.substr(i, 3)) == std::string_view::npos) return false;
+  return line.size() > 3 && line.size() % 3 == 0;
+}
+
 }  // namespace
 
 std::vector<std::string> parse_fortunes(std::string_view file) {
@@ -57,7 +70,7 @@ std::vector<std::string> parse_fortunes(std::string_view file) {
       finish();
       continue;
     }
-    if (line.empty() || starts_with(line, "《") || starts_with(line, "作者") || starts_with(line, "--")) continue;
+    if (line.empty() || heading(line)) continue;
     if (!entry.empty()) entry += '\n';
     entry += line;
   }

@@ -3,8 +3,9 @@
 //
 // A fortunes file is entries separated by lines holding only "%"; fortunes-zh
 // colours its titles and authors with ANSI escapes. An entry here is its
-// lines without the escapes, the title (《...》), the author (作者：...) and
-// the attribution ("-- ...") lines, joined by "\n". The core only parses:
+// lines without the escapes, the title (《...》, song100's 题目:《...》), the
+// author (作者：... or 作者:...), the attribution ("-- ...") and a part's
+// number (其一, 其二, ...) lines, joined by "\n". The core only parses:
 // reading the files is the caller's (the CLI's) business.
 #pragma once
 

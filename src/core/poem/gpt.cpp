@@ -63,6 +63,11 @@ struct Layers {
       if (fast) return fast::crossentropy_softmax_forward(probs, losses, logits, targets, N, V);
     ref::crossentropy_softmax_forward(probs, losses, logits, targets, N, V);
   }
+  void crossentropy_backward(Real* dlogits, const Real* probs, const int* targets, Real dloss, int N, int V) const {
+    if constexpr (std::is_same_v<Real, float>)
+      if (fast) return fast::crossentropy_softmax_backward(dlogits, probs, targets, dloss, N, V);
+    ref::crossentropy_softmax_backward(dlogits, probs, targets, dloss, N, V);
+  }
   void attention_backward(Real* dqkv, const Real* dout, const Real* att, const Real* qkv, int B, int T, int C,
                           int NH) const {
     if constexpr (std::is_same_v<Real, float>)
@@ -185,7 +190,19 @@ Real gpt_forward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* param
   ws.layer.resize(sz(cfg.layers));
   const MaskMatrix mask = causal_mask(T);  // row-major: allowed[t * T + t2]
 
+  // Dropout masks come from one stream in a fixed order (embeddings, then each
+  // block's attention and MLP outputs), so a seed fixes every mask.
+  const bool dropout = ws.dropout > 0.0f;
+  Rng dropout_rng(ws.dropout_seed, 41);
+  auto drop = [&](std::vector<Real>& values, std::vector<Real>& keep) {
+    if (!dropout) return keep.clear();
+    resize(keep, Z(values.size()));
+    ref::dropout_mask(keep.data(), int(values.size()), ws.dropout, dropout_rng);
+    ref::dropout_forward(values.data(), values.data(), keep.data(), int(values.size()));
+  };
+
   ref::encoder_forward(ws.encoded.data(), tokens, p.wte, p.wpe, B, T, C);
+  drop(ws.encoded, ws.encoded_mask);
   const Real* x = ws.encoded.data();  // the residual stream entering each block
   for (int l = 0; l < cfg.layers; ++l) {
     const auto& w = p.layer[sz(l)];
@@ -199,12 +216,14 @@ Real gpt_forward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* param
     f.matmul_forward(a.qkv.data(), a.ln1.data(), w.qkv_w, w.qkv_b, N, C, 3 * C);
     f.attention_forward(a.atty.data(), a.att.data(), a.qkv.data(), mask.data(), B, T, C, NH);
     f.matmul_forward(a.attproj.data(), a.atty.data(), w.proj_w, w.proj_b, N, C, C);
+    drop(a.attproj, a.attproj_mask);
     ref::residual_forward(a.residual2.data(), x, a.attproj.data(), N * C);
     ref::layernorm_forward(a.ln2.data(), a.ln2_mean.data(), a.ln2_rstd.data(), a.residual2.data(), w.ln2_w, w.ln2_b,
                            N, C);
     f.matmul_forward(a.fch.data(), a.ln2.data(), w.fc_w, w.fc_b, N, C, 4 * C);
     f.gelu_forward(a.fch_gelu.data(), a.fch.data(), N * 4 * C);
     f.matmul_forward(a.fcproj.data(), a.fch_gelu.data(), w.fcproj_w, w.fcproj_b, N, 4 * C, C);
+    drop(a.fcproj, a.fcproj_mask);
     ref::residual_forward(a.residual3.data(), a.residual2.data(), a.fcproj.data(), N * C);
     x = a.residual3.data();
   }
@@ -233,7 +252,7 @@ void gpt_backward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* para
   if (counted == 0) return;
 
   std::vector<Real> dlogits(sz(BT * V)), dlnf(sz(BT * C)), dx(sz(BT * C));
-  ref::crossentropy_softmax_backward(dlogits.data(), ws.probs.data(), ws.targets.data(), Real(1) / Real(counted), N, V);
+  f.crossentropy_backward(dlogits.data(), ws.probs.data(), ws.targets.data(), Real(1) / Real(counted), N, V);
   f.logits_backward(dlnf.data(), g.wte, dlogits.data(), ws.lnf.data(), p.wte, N, C, V);
   const Real* last = cfg.layers ? ws.layer.back().residual3.data() : ws.encoded.data();
   ref::layernorm_backward(dx.data(), g.lnf_w, g.lnf_b, dlnf.data(), last, p.lnf_w, ws.lnf_mean.data(),
@@ -252,6 +271,7 @@ void gpt_backward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* para
       std::fill(v->begin(), v->end(), Real(0));
 
     ref::residual_backward(dres2.data(), dfcproj.data(), dx.data(), N * C);
+    if (!a.fcproj_mask.empty()) ref::dropout_backward(dfcproj.data(), a.fcproj_mask.data(), N * C);
     f.matmul_backward(dfch_gelu.data(), gw.fcproj_w, gw.fcproj_b, dfcproj.data(), a.fch_gelu.data(), w.fcproj_w, N,
                       4 * C, C);
     f.gelu_backward(dfch.data(), a.fch.data(), dfch_gelu.data(), N * 4 * C);
@@ -259,6 +279,7 @@ void gpt_backward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* para
     ref::layernorm_backward(dres2.data(), gw.ln2_w, gw.ln2_b, dln2.data(), a.residual2.data(), w.ln2_w,
                             a.ln2_mean.data(), a.ln2_rstd.data(), N, C);
     ref::residual_backward(dx_in.data(), dattproj.data(), dres2.data(), N * C);
+    if (!a.attproj_mask.empty()) ref::dropout_backward(dattproj.data(), a.attproj_mask.data(), N * C);
     f.matmul_backward(datty.data(), gw.proj_w, gw.proj_b, dattproj.data(), a.atty.data(), w.proj_w, N, C, C);
     f.attention_backward(dqkv.data(), datty.data(), a.att.data(), a.qkv.data(), B, T, C, NH);
     f.matmul_backward(dln1.data(), gw.qkv_w, gw.qkv_b, dqkv.data(), a.ln1.data(), w.qkv_w, N, C, 3 * C);
@@ -266,6 +287,7 @@ void gpt_backward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* para
                             a.ln1_rstd.data(), N, C);
     dx.swap(dx_in);
   }
+  if (!ws.encoded_mask.empty()) ref::dropout_backward(dx.data(), ws.encoded_mask.data(), N * C);
   ref::encoder_backward(g.wte, g.wpe, dx.data(), ws.tokens.data(), B, T, C);
 }
 

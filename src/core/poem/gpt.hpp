@@ -80,19 +80,29 @@ enum class Path { Fast, Reference };
 // (B,T) of the last forward.
 template <class Real>
 struct GptWorkspace {
+  // Training sets these before a forward pass: dropout on the embeddings and
+  // on each block's two outputs into the residual stream (GPT-2's embd_pdrop
+  // and resid_pdrop), its masks drawn from dropout_seed, so one seed gives the
+  // same masks every time (the finite-difference check relies on it). 0 (the
+  // default, and every read of a trained model) draws nothing.
+  float dropout = 0;
+  uint64_t dropout_seed = 0;
   int B = 0, T = 0;
   std::vector<int> tokens, targets;  // (B,T); a target of -1 has no loss
   std::vector<Real> encoded;         // (B,T,C)
+  std::vector<Real> encoded_mask;    // (B,T,C) with dropout, else empty
   struct Layer {
     std::vector<Real> ln1, ln1_mean, ln1_rstd;  // (B,T,C), (B,T), (B,T)
     std::vector<Real> qkv;                      // (B,T,3C)
     std::vector<Real> att;                      // (B,NH,T,T) the attention weights
     std::vector<Real> atty;                     // (B,T,C) heads' outputs
-    std::vector<Real> attproj;                  // (B,T,C)
+    std::vector<Real> attproj;                  // (B,T,C) after dropout
+    std::vector<Real> attproj_mask;             // (B,T,C) with dropout, else empty
     std::vector<Real> residual2;                // (B,T,C) x after attention
     std::vector<Real> ln2, ln2_mean, ln2_rstd;
     std::vector<Real> fch, fch_gelu;            // (B,T,4C)
-    std::vector<Real> fcproj;                   // (B,T,C)
+    std::vector<Real> fcproj;                   // (B,T,C) after dropout
+    std::vector<Real> fcproj_mask;              // (B,T,C) with dropout, else empty
     std::vector<Real> residual3;                // (B,T,C) x after the MLP
   };
   std::vector<Layer> layer;

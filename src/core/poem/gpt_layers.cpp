@@ -243,6 +243,22 @@ void residual_backward(Real* da, Real* db, const Real* dout, int N) {
 }
 
 template <class Real>
+void dropout_mask(Real* mask, int N, float p, Rng& rng) {
+  const Real keep = Real(1) / (Real(1) - Real(p));
+  for (Z i = 0; i < N; ++i) mask[i] = rng.uniform() < p ? Real(0) : keep;
+}
+
+template <class Real>
+void dropout_forward(Real* out, const Real* inp, const Real* mask, int N) {
+  for (Z i = 0; i < N; ++i) out[i] = inp[i] * mask[i];
+}
+
+template <class Real>
+void dropout_backward(Real* dinout, const Real* mask, int N) {
+  for (Z i = 0; i < N; ++i) dinout[i] *= mask[i];
+}
+
+template <class Real>
 void crossentropy_softmax_forward(Real* probs, Real* losses, const Real* logits, const int* targets, int N, int V) {
   for (Z n = 0; n < N; ++n) {
     const Real* z = logits + n * V;
@@ -284,6 +300,9 @@ void crossentropy_softmax_backward(Real* dlogits, const Real* probs, const int* 
   template void gelu_backward(Real*, const Real*, const Real*, int);                                           \
   template void residual_forward(Real*, const Real*, const Real*, int);                                        \
   template void residual_backward(Real*, Real*, const Real*, int);                                             \
+  template void dropout_mask(Real*, int, float, Rng&);                                                         \
+  template void dropout_forward(Real*, const Real*, const Real*, int);                                         \
+  template void dropout_backward(Real*, const Real*, int);                                                     \
   template void crossentropy_softmax_forward(Real*, Real*, const Real*, const int*, int, int);                 \
   template void crossentropy_softmax_backward(Real*, const Real*, const int*, Real, int, int);
 ATTN_POEM_LAYERS(float)
@@ -300,8 +319,8 @@ using ConstMap = Eigen::Map<const RowMajor>;
 using Strided = Eigen::Map<RowMajor, 0, Eigen::OuterStride<>>;
 using ConstStrided = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
 
-// The kernels' matmul computes C = A B with A and B as stored; the products
-// with a transpose in them get it from a transposed copy (O(rows x cols),
+// The kernels compute C = A B and C = A B^T (matmul_bt) with A and B as
+// stored; a product with A^T gets it from a transposed copy (O(rows x cols),
 // small beside the product's O(rows x cols x k)). Scratch is kept per thread.
 std::vector<float>& scratch(int which, Z floats) {
   thread_local std::vector<float> buffers[3];
@@ -332,9 +351,9 @@ void matmul_forward(float* out, const float* inp, const float* weight, const flo
 
 void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                      const float* weight, int N, int C, int OC) {
-  float* weight_t = scratch(0, Z(OC) * C).data();
-  transpose(weight, C, OC, weight_t);
-  matmul_add(dinp, dout, weight_t, N, OC, C);  // dinp (N,C) += dout (N,OC) W^T
+  float* product = scratch(0, Z(N) * C).data();
+  kernels::matmul_bt(dout, OC, weight, OC, product, C, N, OC, C);  // dinp (N,C) += dout (N,OC) W^T
+  for (Z i = 0; i < Z(N) * C; ++i) dinp[i] += product[i];
   float* inp_t = scratch(1, Z(C) * N).data();
   transpose(inp, N, C, inp_t);
   matmul_add(dweight, inp_t, dout, C, N, OC);  // dW (C,OC) += inp^T dout
@@ -344,9 +363,7 @@ void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dou
 }
 
 void logits_forward(float* logits, const float* inp, const float* wte, int N, int C, int V) {
-  float* wte_t = scratch(0, Z(C) * V).data();
-  transpose(wte, V, C, wte_t);
-  kernels::matmul(inp, C, wte_t, V, logits, V, N, C, V);
+  kernels::matmul_bt(inp, C, wte, C, logits, V, N, C, V);  // wte's rows are the columns of wte^T
 }
 
 void logits_backward(float* dinp, float* dwte, const float* dlogits, const float* inp, const float* wte, int N, int C,
@@ -392,17 +409,24 @@ void gelu_backward(float* dinp, const float* inp, const float* dout, int N) {
 
 void crossentropy_softmax_forward(float* probs, float* losses, const float* logits, const int* targets, int N, int V) {
   for (Z n = 0; n < N; ++n) {
-    const float* z = logits + n * V;
-    float* p = probs + n * V;
-    float max = z[0];
-    for (Z v = 1; v < V; ++v) max = z[v] > max ? z[v] : max;
-    for (Z v = 0; v < V; ++v) p[v] = z[v] - max;
-    kernels::exp(p, p, static_cast<std::size_t>(V));
-    float sum = 0;
-    for (Z v = 0; v < V; ++v) sum += p[v];
-    const float inv = 1.0f / sum;
-    for (Z v = 0; v < V; ++v) p[v] *= inv;
+    // Eigen's array reductions are vectorised (a plain float loop is not: its order is fixed).
+    const Eigen::Map<const Eigen::ArrayXf> z(logits + n * V, V);
+    Eigen::Map<Eigen::ArrayXf> p(probs + n * V, V);
+    const float max = z.maxCoeff();
+    p = z - max;
+    kernels::exp(p.data(), p.data(), static_cast<std::size_t>(V));
+    const float sum = p.sum();
+    p *= 1.0f / sum;
     losses[n] = targets[n] < 0 ? 0.0f : std::log(sum) - (z[targets[n]] - max);
+  }
+}
+
+void crossentropy_softmax_backward(float* dlogits, const float* probs, const int* targets, float dloss, int N, int V) {
+  for (Z n = 0; n < N; ++n) {
+    if (targets[n] < 0) continue;
+    Eigen::Map<Eigen::ArrayXf> d(dlogits + n * V, V);
+    d += Eigen::Map<const Eigen::ArrayXf>(probs + n * V, V) * dloss;
+    d[targets[n]] -= dloss;
   }
 }
 

@@ -13,6 +13,8 @@
 // embedding) gets both contributions.
 #pragma once
 
+#include "../rng.hpp"
+
 namespace attn::poem {
 
 namespace ref {
@@ -68,6 +70,17 @@ void residual_forward(Real* out, const Real* a, const Real* b, int N);
 template <class Real>
 void residual_backward(Real* da, Real* db, const Real* dout, int N);
 
+// Dropout (training only): out (N) = inp (N) * mask (N), where dropout_mask
+// drew each mask[i] as 0 with probability p and 1 / (1 - p) otherwise, so the
+// expected output is the input. The gradient takes the same product: in
+// place, dinout (N) *= mask. out may be inp.
+template <class Real>
+void dropout_mask(Real* mask, int N, float p, Rng& rng);
+template <class Real>
+void dropout_forward(Real* out, const Real* inp, const Real* mask, int N);
+template <class Real>
+void dropout_backward(Real* dinout, const Real* mask, int N);
+
 // probs (N,V) = softmax(logits) per row; losses (N) = -ln probs[target].
 // A target of -1 has no loss (its row is only a prediction).
 template <class Real>
@@ -93,6 +106,7 @@ void attention_forward(float* out, float* att, const float* qkv, const bool* all
 void gelu_forward(float* out, const float* inp, int N);
 void gelu_backward(float* dinp, const float* inp, const float* dout, int N);
 void crossentropy_softmax_forward(float* probs, float* losses, const float* logits, const int* targets, int N, int V);
+void crossentropy_softmax_backward(float* dlogits, const float* probs, const int* targets, float dloss, int N, int V);
 void attention_backward(float* dqkv, const float* dout, const float* att, const float* qkv, int B, int T, int C,
                         int NH);
 }  // namespace fast

@@ -46,6 +46,10 @@ std::string check_train_config(const PoemTrainConfig& c) {
   if (c.batch < 1 || c.batch > 1024) return "batch: 1..1024";
   if (!(c.learning_rate > 0.0f && c.learning_rate <= 1.0f)) return "learning_rate: in (0, 1]";
   if (c.warmup < 0) return "warmup: at least 0";
+  if (!(c.modern_share >= 0.0f && c.modern_share <= 1.0f)) return "modern_share: in 0..1";
+  if (!(c.modern_until >= 0.0f && c.modern_until <= 1.0f)) return "modern_until: in 0..1";
+  if (!(c.dropout >= 0.0f && c.dropout < 1.0f)) return "dropout: in [0, 1)";
+  if (!(c.line_start_share >= 0.0f && c.line_start_share <= 1.0f)) return "line_start_share: in 0..1";
   return "";
 }
 
@@ -54,6 +58,8 @@ PoemTrainer::PoemTrainer(const PoemTrainConfig& config, Vocab vocab, std::vector
     : config_(config), poem_tokens_(std::move(poem_tokens)), modern_tokens_(std::move(modern_tokens)),
       rng_(config.seed, 31) {
   if (!config.use_modern || modern_tokens_.size() <= sz(config.model.context) + 1) modern_tokens_.clear();
+  for (std::size_t i = 0; i + sz(config.model.context) < poem_tokens_.size(); ++i)
+    if (poem_tokens_[i] == Vocab::kPoemStart || poem_tokens_[i] == Vocab::kLineBreak) line_starts_.push_back(i);
   model_.config = config.model;
   model_.config.vocab = vocab.size();
   model_.vocab = std::move(vocab);
@@ -66,9 +72,12 @@ PoemStepStats PoemTrainer::step() {
   const int B = config_.batch, T = model_.config.context;
   std::vector<int> inputs(sz(B) * sz(T)), targets(inputs.size());
   for (int b = 0; b < B; ++b) {
-    const bool modern = !modern_tokens_.empty() && rng_.uniform() < config_.modern_share;
+    const bool modern_phase = double(step_) < double(config_.modern_until) * config_.steps;
+    const bool modern = !modern_tokens_.empty() && modern_phase && rng_.uniform() < config_.modern_share;
     const std::vector<int>& tokens = modern ? modern_tokens_ : poem_tokens_;
-    const std::size_t s = rng_.next_u32() % (tokens.size() - sz(T));  // the window [s, s + T] fits
+    std::size_t s = rng_.next_u32() % (tokens.size() - sz(T));  // the window [s, s + T] fits
+    if (!modern && !line_starts_.empty() && rng_.uniform() < config_.line_start_share)
+      s = line_starts_[rng_.next_u32() % line_starts_.size()];
     for (int t = 0; t < T; ++t) {
       inputs[sz(b) * sz(T) + sz(t)] = tokens[s + sz(t)];
       targets[sz(b) * sz(T) + sz(t)] = tokens[s + sz(t) + 1];
@@ -84,6 +93,8 @@ PoemStepStats PoemTrainer::step() {
                             ? double(step_ - config_.warmup) / double(config_.steps - config_.warmup) : 1.0;
     lr = peak * (0.1 + 0.9 * 0.5 * (1.0 + std::cos(kPi * std::min(done, 1.0))));
   }
+  ws_.dropout = config_.dropout;
+  ws_.dropout_seed = (config_.seed << 32) ^ uint64_t(step_);
   const float loss = gpt_forward(ws_, model_.config, model_.params.data(), inputs.data(), targets.data(), B, T,
                                  Path::Fast);
   std::fill(grads_.begin(), grads_.end(), 0.0f);
