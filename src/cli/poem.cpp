@@ -325,7 +325,7 @@ const char* const kPoemUsage =
     "usage: attention_cli poem <train|attend|sample|eval> [options]\n"
     "  train  [--steps N] [--seed S] [--layers L] [--heads H] [--d-model D] [--context T]\n"
     "         [--batch B] [--lr X] [--warmup N] [--modern yes|no] [--modern-share X] [--corpus DIR]\n"
-    "         [--report N] --out FILE\n"
+    "         [--modern-until X] [--line-start-share X] [--dropout X] [--report N] --out FILE\n"
     "  attend --model FILE --text TEXT [--json]\n"
     "  sample --model FILE [--prompt TEXT] [--length N] [--temperature T] [--seed S]\n"
     "  eval   --model FILE [--corpus DIR] [--samples N] [--seed S] [--json]\n";
