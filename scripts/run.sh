@@ -37,7 +37,7 @@ fi
 cmake --preset wasm >/dev/null
 cmake --build --preset wasm -j 2 --target attention_web
 WEB_DIR="$ROOT/build/wasm/web"
-# The poem model's weights: trained natively once (about 3 minutes, then
+# The poem model's weights: trained natively once (1-3 minutes on one core, then
 # cached in ~/.cache/attention-lab/poem), served beside the app.
 cmake --preset native >/dev/null
 cmake --build --preset native -j 2 --target poem_model

@@ -2,7 +2,6 @@
 #include "api/poem_json.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 
 #include "core/tokenizer.hpp"
@@ -56,11 +55,8 @@ std::string poem_attend(const poem::PoemModel& model, const std::string& text, O
   OutJson next = OutJson::array();
   for (std::size_t i = 0; i < top; ++i)
     next.push_back(OutJson{{"char", model.vocab.text(order[i])}, {"p", last[order[i]]}});
-  OutJson loss = OutJson::array();
-  for (std::size_t t = 0; t + 1 < T; ++t)
-    loss.push_back(-std::log(std::max(reading.probs[t * V + static_cast<std::size_t>(ids[t + 1])], 1e-30f)));
   out = OutJson{{"tokens", shown}, {"unknown", std::move(unknown)}, {"notices", std::move(notices)},
-                {"layers", std::move(layers)}, {"next", std::move(next)}, {"loss", std::move(loss)}};
+                {"layers", std::move(layers)}, {"next", std::move(next)}, {"loss", reading.losses}};
   return "";
 }
 

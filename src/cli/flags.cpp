@@ -119,6 +119,18 @@ ValueFlag positive_float_flag(const std::string& name, float max, float& out) {
           }};
 }
 
+ValueFlag float_flag(const std::string& name, float lo, float hi, float& out, const std::string& note) {
+  return {name, [name, lo, hi, note, &out](const std::string& text) {
+            char* end = nullptr;
+            const float v = std::strtof(text.c_str(), &end);
+            if (text.empty() || *end != '\0' || !(v >= lo && v <= hi))
+              return "--" + name + ": expected a number in " + number_text(lo) + ".." + number_text(hi) +
+                     (note.empty() ? "" : " " + note) + ", got '" + text + "'";
+            out = v;
+            return std::string();
+          }};
+}
+
 ValueFlag text_flag(const std::string& name, std::optional<std::string>& out) {
   return {name, [&out](const std::string& text) {
             out = text;

@@ -68,6 +68,8 @@ ValueFlag seed_flag(uint64_t& out);
 ValueFlag numpy_seed_flag(uint64_t& out);
 // A finite float32 number in (0, max].
 ValueFlag positive_float_flag(const std::string& name, float max, float& out);
+// A number in [lo, hi] (float32); note, if any, follows the range in the message.
+ValueFlag float_flag(const std::string& name, float lo, float hi, float& out, const std::string& note = "");
 // Any text (a file name; "-" is stdin to the command that reads it).
 ValueFlag text_flag(const std::string& name, std::optional<std::string>& out);
 

@@ -73,28 +73,6 @@ ValueFlag yes_no_flag(const std::string& name, bool& out) {
           }};
 }
 
-ValueFlag temperature_flag(float& out) {
-  return {"temperature", [&out](const std::string& text) {
-            char* end = nullptr;
-            const float v = std::strtof(text.c_str(), &end);
-            if (text.empty() || *end != '\0' || !(v >= 0.0f && v <= 10.0f))
-              return "--temperature: expected a number in 0..10 (0: always the likeliest), got '" + text + "'";
-            out = v;
-            return std::string();
-          }};
-}
-
-ValueFlag share_flag(const std::string& name, float& out) {
-  return {name, [name, &out](const std::string& text) {
-            char* end = nullptr;
-            const float v = std::strtof(text.c_str(), &end);
-            if (text.empty() || *end != '\0' || !(v >= 0.0f && v <= 1.0f))
-              return "--" + name + ": expected a number in 0..1, got '" + text + "'";
-            out = v;
-            return std::string();
-          }};
-}
-
 int train(const CommandLine& line) {
   PoemTrainConfig config;
   std::optional<std::string> out, corpus_dir;
@@ -108,10 +86,10 @@ int train(const CommandLine& line) {
                         positive_float_flag("lr", 1.0f, config.learning_rate),
                         int_flag("warmup", 0, 1000000, config.warmup),
                         yes_no_flag("modern", config.use_modern),
-                        share_flag("modern-share", config.modern_share),
-                        share_flag("line-start-share", config.line_start_share),
-                        share_flag("modern-until", config.modern_until),
-                        share_flag("dropout", config.dropout),
+                        float_flag("modern-share", 0.0f, 1.0f, config.modern_share),
+                        float_flag("line-start-share", 0.0f, 1.0f, config.line_start_share),
+                        float_flag("modern-until", 0.0f, 1.0f, config.modern_until),
+                        float_flag("dropout", 0.0f, 1.0f, config.dropout),
                         text_flag("corpus", corpus_dir),
                         int_flag("report", 1, 1000000, report), text_flag("out", out)},
                        nullptr};
@@ -209,7 +187,9 @@ int sample_command(const CommandLine& line) {
   float temperature = 0.8f;
   uint64_t seed = 1;
   if (const auto exit_code = read_flags(line, {{text_flag("model", model_path), text_flag("prompt", prompt),
-                                               int_flag("length", 1, 2000, length), temperature_flag(temperature),
+                                               int_flag("length", 1, 2000, length),
+                                               float_flag("temperature", 0.0f, 10.0f, temperature,
+                                                          "(0: always the likeliest)"),
                                                seed_flag(seed)}, nullptr}))
     return *exit_code;
   ModelFile file;

@@ -5,7 +5,6 @@ namespace {
 
 constexpr char32_t kReplacement = 0xFFFD;
 
-
 bool is_space(char32_t c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' ||
          c == 0xA0 || c == 0x3000 || (c >= 0x2000 && c <= 0x200B);

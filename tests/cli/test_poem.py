@@ -23,17 +23,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'unit'))
 from poem_numpy_check import forward, read_model  # noqa: E402
+from cli_common import Checks  # noqa: E402
 
 CORPUS = '/usr/share/games/fortunes'
 PUNCTUATION = set('，。？！；：、,.?!;:')
-failures = []
-
-
-def check(ok, what, detail=''):
-    print(('[PASS] ' if ok else '[FAIL] ') + what + (f': {detail}' if detail and not ok else ''))
-    if not ok:
-        failures.append(what)
-
 
 def entries(path):
     # As parse_fortunes: ESC [, then anything up to and including a letter (or the line's end).
@@ -126,22 +119,23 @@ def run(cli, *args, **kw):
 
 
 def main():
+    checks = Checks('cli_poem')
     cli, model_path = sys.argv[1], sys.argv[2]
-    check(os.path.exists(model_path), f'the build made the model ({model_path})')
-    m = read_model(model_path)
+    checks.check(os.path.exists(model_path), f'the build made the model ({model_path})')
+    m = read_model(model_path, checks)
     r = run(cli, 'poem', 'eval', '--model', model_path, '--json')
-    check(r.returncode == 0, 'poem eval --json runs', r.stderr)
+    checks.check(r.returncode == 0, 'poem eval --json runs', r.stderr)
     ev = json.loads(r.stdout)
 
     tang = entries(f'{CORPUS}/tang300')
     song = entries(f'{CORPUS}/song100')
-    check(len(tang) == 313, f'tang300 has 313 poems ({len(tang)})')
+    checks.check(len(tang) == 313, f'tang300 has 313 poems ({len(tang)})')
     held = [p for i, p in enumerate(tang) if i % 10 == 0]
     train_poems = [p for i, p in enumerate(tang) if i % 10 != 0] + song
     info = json.loads(m['info'])
     modern = entries(f'{CORPUS}/chinese') if info.get('modern') else []
     vocab = ['<unk>', '<poem>', '\n', '<text>'] + sorted({ch for t in train_poems + modern for ch in t if ch != '\n'})
-    check(vocab == m['vocab'], f'the model\'s vocabulary is the training characters ({len(vocab)}) and the specials')
+    checks.check(vocab == m['vocab'], f'the model\'s vocabulary is the training characters ({len(vocab)}) and the specials')
     ids = {ch: i for i, ch in enumerate(vocab)}
     poem_ids = [i for t in train_poems for i in encode_poem(ids, t)]
     modern_ids = [i for t in modern for i in encode_poem(ids, t, 3)]
@@ -150,15 +144,15 @@ def main():
     unigram, bigram, lam = baselines(poem_ids, modern_ids, info.get('modern_share', 0.0) * info.get('modern_until', 1.0), poems, len(vocab))
     print(f'  numpy: unigram {unigram:.4f}, bigram {bigram:.4f} (lambda {lam:.2f}); '
           f'eval: {ev["unigram"]:.4f}, {ev["bigram"]:.4f} ({ev["bigram_lambda"]:.2f})')
-    check(abs(ev['unigram'] - unigram) < 1e-5 and abs(ev['bigram'] - bigram) < 1e-5 and
+    checks.check(abs(ev['unigram'] - unigram) < 1e-5 and abs(ev['bigram'] - bigram) < 1e-5 and
           abs(ev['bigram_lambda'] - lam) < 1e-6, 'the baselines equal numpy\'s on the same split')
     loss, n, accuracy = score(m, poems, {ids[c] for c in PUNCTUATION if c in ids})
     print(f'  numpy: held-out loss {loss:.4f} over {n} characters, punctuation top-1 {accuracy:.4f}; '
           f'eval: {ev["loss"]:.4f} over {ev["predicted"]}, {ev["punctuation_accuracy"]:.4f}')
-    check(ev['predicted'] == n and abs(ev['loss'] - loss) < 1e-4, 'the held-out loss equals numpy\'s forward pass')
+    checks.check(ev['predicted'] == n and abs(ev['loss'] - loss) < 1e-4, 'the held-out loss equals numpy\'s forward pass')
     # eval prints the share as a float (7 digits): compare the hits it stands for.
     targets = ev['punctuation_targets']
-    check(round(ev['punctuation_accuracy'] * targets) == round(accuracy * targets) and
+    checks.check(round(ev['punctuation_accuracy'] * targets) == round(accuracy * targets) and
           abs(ev['punctuation_accuracy'] - accuracy) < 1e-6, 'the punctuation accuracy equals numpy\'s')
 
     # The issue's goals. Punctuation and the heads are met by the built model
@@ -166,25 +160,25 @@ def main():
     # (README: the trained model, measured): printed, not failed, so the
     # suite stays a check of what the code does.
     goals = ev['goals']
-    check(ev['punctuation_accuracy'] >= 0.8 and goals['punctuation'],
+    checks.check(ev['punctuation_accuracy'] >= 0.8 and goals['punctuation'],
           f'goal: punctuation top-1 {ev["punctuation_accuracy"]:.3f} >= 0.8')
     patterns = {h['pattern'] for h in ev['heads']}
     boundary = [h for h in ev['heads'] if h['punctuation_weight'] >= 3 * h['punctuation_share']]
-    check(goals['loss'] == (ev['loss'] <= ev['bigram'] - 0.3) and goals['lines'] == (ev['sample_lines_5_or_7'] >= 0.7)
+    checks.check(goals['loss'] == (ev['loss'] <= ev['bigram'] - 0.3) and goals['lines'] == (ev['sample_lines_5_or_7'] >= 0.7)
           and goals['heads'] == (len(patterns) >= 2 and bool(boundary)), 'eval\'s goal flags follow from its numbers')
     print(f'  [{"met" if goals["heads"] else "NOT met"}] goal: heads with different patterns ({sorted(patterns)}), '
           'one with >= 3x punctuation\'s share')
     print(f'  [{"met" if goals["loss"] else "NOT met"}] goal: loss {ev["loss"]:.3f} <= bigram {ev["bigram"]:.3f} - 0.3')
     print(f'  [{"met" if goals["lines"] else "NOT met"}] goal: {ev["sample_lines_5_or_7"]:.3f} of sample lines have 5 '
           'or 7 characters (>= 0.7)')
-    check(ev['loss'] < ev['bigram'] < ev['unigram'], 'the model beats the bigram, the bigram the unigram')
+    checks.check(ev['loss'] < ev['bigram'] < ev['unigram'], 'the model beats the bigram, the bigram the unigram')
     for h in ev['heads']:
         print(f'  layer {h["layer"]} head {h["head"]}: {h["summary"]}')
 
     # Sampling is deterministic for a seed.
     a = run(cli, 'poem', 'sample', '--model', model_path, '--prompt', '春', '--length', '24', '--seed', '3')
     b = run(cli, 'poem', 'sample', '--model', model_path, '--prompt', '春', '--length', '24', '--seed', '3')
-    check(a.returncode == 0 and a.stdout == b.stdout and a.stdout.startswith('春'), 'poem sample: the same seed, the '
+    checks.check(a.returncode == 0 and a.stdout == b.stdout and a.stdout.startswith('春'), 'poem sample: the same seed, the '
           'same poem', a.stdout.strip())
 
     # Bad input: each a clear message and exit code 2.
@@ -194,7 +188,7 @@ def main():
             path = os.path.join(tmp, name)
             open(path, 'wb').write(content)
             r = run(cli, 'poem', 'attend', '--model', path, '--text', '床前明月光')
-            check(r.returncode == 2 and needle in r.stderr, f'a {name} model file: "{needle}"', r.stderr.strip())
+            checks.check(r.returncode == 2 and needle in r.stderr, f'a {name} model file: "{needle}"', r.stderr.strip())
         damaged('truncated', data[:len(data) // 2], 'truncated')
         damaged('empty', b'', 'too short')
         flipped = bytearray(data)
@@ -205,20 +199,19 @@ def main():
         damaged('newer', bytes(newer), 'version 9')
         damaged('foreign', b'PK\x03\x04' + data[4:], 'not a poem model')
     r = run(cli, 'poem', 'attend', '--model', '/nonexistent/model.bin', '--text', '月')
-    check(r.returncode == 2 and '/nonexistent/model.bin' in r.stderr, 'a missing model file is named', r.stderr.strip())
+    checks.check(r.returncode == 2 and '/nonexistent/model.bin' in r.stderr, 'a missing model file is named', r.stderr.strip())
     r = run(cli, 'poem', 'attend', '--model', model_path, '--text', '')
-    check(r.returncode == 2 and 'empty' in r.stderr, 'empty text is a clear error', r.stderr.strip())
+    checks.check(r.returncode == 2 and 'empty' in r.stderr, 'empty text is a clear error', r.stderr.strip())
     r = run(cli, 'poem', 'fly')
-    check(r.returncode == 2 and 'unknown subcommand' in r.stderr, 'an unknown subcommand', r.stderr.strip())
+    checks.check(r.returncode == 2 and 'unknown subcommand' in r.stderr, 'an unknown subcommand', r.stderr.strip())
     r = run(cli, 'poem', 'train', '--steps', '5')
-    check(r.returncode == 2 and '--out' in r.stderr, 'train without --out says so', r.stderr.strip())
+    checks.check(r.returncode == 2 and '--out' in r.stderr, 'train without --out says so', r.stderr.strip())
     r = run(cli, 'poem', 'train', '--heads', '3', '--d-model', '64', '--out', '/dev/null')
-    check(r.returncode == 2 and 'multiple of heads' in r.stderr, 'heads that do not divide d_model', r.stderr.strip())
+    checks.check(r.returncode == 2 and 'multiple of heads' in r.stderr, 'heads that do not divide d_model', r.stderr.strip())
     r = run(cli, 'poem', 'train', '--steps', '2', '--corpus', '/nonexistent', '--out', '/dev/null')
-    check(r.returncode == 2 and 'fortunes-zh' in r.stderr, 'a missing corpus names its package', r.stderr.strip())
-    print('cli_poem: ' + ('OK' if not failures else f'{len(failures)} failure(s)'))
-    return 1 if failures else 0
+    checks.check(r.returncode == 2 and 'fortunes-zh' in r.stderr, 'a missing corpus names its package', r.stderr.strip())
+    checks.exit()
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    main()

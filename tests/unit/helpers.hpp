@@ -16,6 +16,19 @@ inline attn::Matrix random_matrix(int rows, int cols, attn::Rng& rng, float stdd
   return m;
 }
 
+// The central difference (loss(x + step e_i) - loss(x - step e_i)) / (2 step),
+// the derivative a backward pass is checked against; x[i] is left as it was.
+template <class LossFn>
+double central_difference(std::vector<double>& x, std::size_t i, double step, LossFn loss) {
+  const double saved = x[i];
+  x[i] = saved + step;
+  const double up = loss();
+  x[i] = saved - step;
+  const double down = loss();
+  x[i] = saved;
+  return (up - down) / (2 * step);
+}
+
 inline std::vector<float> flat(const attn::Matrix& m) {
   return std::vector<float>(m.data(), m.data() + m.size());  // row-major
 }

@@ -19,14 +19,10 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'cli'))
+from cli_common import Checks  # noqa: E402
+
 TOL = 1e-5
-failures = []
-
-
-def check(ok, what, detail=''):
-    print(('[PASS] ' if ok else '[FAIL] ') + what + (f': {detail}' if detail and not ok else ''))
-    if not ok:
-        failures.append(what)
 
 
 def fnv1a64(data):
@@ -36,7 +32,7 @@ def fnv1a64(data):
     return h
 
 
-def read_model(path):
+def read_model(path, checks):
     data = open(path, 'rb').read()
     assert data[:8] == b'ATTNPOEM', 'magic'
     version, V, T, L, H, C = struct.unpack_from('<6I', data, 8)
@@ -54,7 +50,7 @@ def read_model(path):
     params = np.frombuffer(data, dtype='<f4', count=count, offset=pos).astype(np.float64)
     pos += 4 * count
     (checksum,) = struct.unpack_from('<Q', data, pos)
-    check(checksum == fnv1a64(data[:pos]), 'the file\'s checksum is FNV-1a 64 of the bytes before it')
+    checks.check(checksum == fnv1a64(data[:pos]), 'the file\'s checksum is FNV-1a 64 of the bytes before it')
     # The layout of param_tensors: wte, wpe, per layer 12 tensors, lnf.
     shapes = [('wte', (V, C)), ('wpe', (T, C))]
     for l in range(L):
@@ -68,7 +64,7 @@ def read_model(path):
         n = int(np.prod(shape))
         p[name] = params[off:off + n].reshape(shape)
         off += n
-    check(off == count, f'the parameter count is the architecture\'s ({count})')
+    checks.check(off == count, f'the parameter count is the architecture\'s ({count})')
     return dict(V=V, T=T, L=L, H=H, C=C, vocab=vocab, p=p, info=info)
 
 
@@ -117,11 +113,12 @@ def run(program, *args):
 
 
 def main():
+    checks = Checks('poem_numpy_check')
     dump, cli = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else None)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, 'random.bin')
         run(dump, '--write', path, '7')
-        m = read_model(path)
+        m = read_model(path, checks)
         rng = np.random.RandomState(3)
         for T in (1, 5, m['T']):
             ids = [1] + list(rng.randint(0, m['V'], size=T - 1))
@@ -129,14 +126,14 @@ def main():
             logits, atts = forward(m, ids)
             g_logits = np.array(got['logits'])
             worst = np.abs(g_logits - logits).max()
-            check(worst <= TOL, f'T={T}: logits ({logits.size}) within {TOL} of numpy', f'worst {worst:.3g}')
+            checks.check(worst <= TOL, f'T={T}: logits ({logits.size}) within {TOL} of numpy', f'worst {worst:.3g}')
             worst_w, future = 0.0, 0
             for l in range(m['L']):
                 g_att = np.array(got['att'][l]).reshape(m['H'], T, T)
                 worst_w = max(worst_w, np.abs(g_att - atts[l]).max())
                 future += int(np.count_nonzero(np.triu(g_att, 1)))
-            check(worst_w <= TOL, f'T={T}: every attention weight within {TOL} of numpy', f'worst {worst_w:.3g}')
-            check(future == 0, f'T={T}: future positions get exactly 0 weight', f'{future} nonzero')
+            checks.check(worst_w <= TOL, f'T={T}: every attention weight within {TOL} of numpy', f'worst {worst_w:.3g}')
+            checks.check(future == 0, f'T={T}: future positions get exactly 0 weight', f'{future} nonzero')
             print(f'  T={T}: worst logit {worst:.2e}, worst weight {worst_w:.2e}, logits span '
                   f'{logits.min():.2f}..{logits.max():.2f}, weights up to {max(a.max() for a in atts):.3f}')
 
@@ -144,39 +141,38 @@ def main():
             text = '床前明月光，疑是地上'  # 10 characters and <poem>: inside the context of 12
             r = subprocess.run([cli, 'poem', 'attend', '--model', path, '--text', text, '--json'],
                                capture_output=True, text=True, timeout=120)
-            check(r.returncode == 0, 'attention_cli poem attend --json runs', r.stderr)
+            checks.check(r.returncode == 0, 'attention_cli poem attend --json runs', r.stderr)
             out = json.loads(r.stdout)
             ids = [1] + [m['vocab'].index(ch) for ch in text]
             logits, atts = forward(m, ids)
-            check(out['tokens'] == ['<poem>'] + list(text), 'attend: the tokens are <poem> then the text')
+            checks.check(out['tokens'] == ['<poem>'] + list(text), 'attend: the tokens are <poem> then the text')
             worst = max(np.abs(np.array(out['layers'][l]['heads']) - atts[l]).max() for l in range(m['L']))
-            check(worst <= TOL, f'attend: every layer\'s and head\'s weights within {TOL} of numpy', f'{worst:.3g}')
+            checks.check(worst <= TOL, f'attend: every layer\'s and head\'s weights within {TOL} of numpy', f'{worst:.3g}')
             logp = logits - logits.max(-1, keepdims=True)
             logp -= np.log(np.exp(logp).sum(-1, keepdims=True))
             loss = np.array([-logp[i, ids[i + 1]] for i in range(len(ids) - 1)])
             worst = np.abs(np.array(out['loss']) - loss).max()
-            check(len(out['loss']) == len(ids) - 1 and worst <= 1e-4, 'attend: loss[i] = -ln p(tokens[i+1] | ..i)',
+            checks.check(len(out['loss']) == len(ids) - 1 and worst <= 1e-4, 'attend: loss[i] = -ln p(tokens[i+1] | ..i)',
                   f'{worst:.3g}')
             top = np.argsort(-logp[-1], kind='stable')[:10]
-            check([n['char'] for n in out['next']] == [m['vocab'][i] for i in top], 'attend: the top 10 next characters')
+            checks.check([n['char'] for n in out['next']] == [m['vocab'][i] for i in top], 'attend: the top 10 next characters')
             worst = max(abs(n['p'] - np.exp(logp[-1, i])) for n, i in zip(out['next'], top))
-            check(worst <= 1e-6, 'attend: their probabilities', f'{worst:.3g}')
+            checks.check(worst <= 1e-6, 'attend: their probabilities', f'{worst:.3g}')
             r = subprocess.run([cli, 'poem', 'attend', '--model', path, '--text', '海' + '月' * 20, '--json'],
                                capture_output=True, text=True, timeout=120)
             out = json.loads(r.stdout)
-            check(r.returncode == 0 and len(out['tokens']) == m['T'] and out['unknown'] == [] and
+            checks.check(r.returncode == 0 and len(out['tokens']) == m['T'] and out['unknown'] == [] and
                   'reads the last 12 of 22' in r.stderr, 'attend: a text over the context is windowed, with a notice',
                   r.stderr)
             r = subprocess.run([cli, 'poem', 'attend', '--model', path, '--text', '海月', '--json'],
                                capture_output=True, text=True, timeout=120)
             out = json.loads(r.stdout)
-            check(out['unknown'] == [1] and out['tokens'][1] == '海', 'attend: an unknown character is read as <unk> '
+            checks.check(out['unknown'] == [1] and out['tokens'][1] == '海', 'attend: an unknown character is read as <unk> '
                   'and named', json.dumps(out.get('unknown')))
             r = subprocess.run([cli, 'poem', 'attend', '--model', path, '--text', ''], capture_output=True, text=True)
-            check(r.returncode == 2 and 'empty' in r.stderr, 'attend: empty text is a clear error', r.stderr)
-    print('poem_numpy_check: ' + ('OK' if not failures else f'{len(failures)} failure(s)'))
-    return 1 if failures else 0
+            checks.check(r.returncode == 2 and 'empty' in r.stderr, 'attend: empty text is a clear error', r.stderr)
+    checks.exit()
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    main()

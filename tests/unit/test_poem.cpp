@@ -53,17 +53,10 @@ void check_backward(float dropout) {
   loss();
   std::vector<double> grads(params.size(), 0.0);
   gpt_backward(ws, c, params.data(), grads.data(), Path::Reference);
-  const double step = 1e-6;
   for (const ParamTensor& t : param_tensors(c)) {
     double worst = 0;
     for (std::size_t i = t.offset; i < t.offset + t.size; ++i) {
-      const double saved = params[i];
-      params[i] = saved + step;
-      const double up = loss();
-      params[i] = saved - step;
-      const double down = loss();
-      params[i] = saved;
-      const double numeric = (up - down) / (2 * step);
+      const double numeric = test::central_difference(params, i, 1e-6, loss);
       worst = std::max(worst, std::abs(grads[i] - numeric) / (1e-7 + 1e-5 * std::abs(numeric)));
     }
     INFO(t.name << " (dropout " << dropout << "): worst |analytic - numeric| / (1e-7 + 1e-5 |numeric|) = " << worst);

@@ -46,13 +46,7 @@ void check_gradient(std::vector<double>& x, const std::vector<double>& analytic,
                     const char* what) {
   REQUIRE(analytic.size() == x.size());
   for (std::size_t i = 0; i < x.size(); ++i) {
-    const double saved = x[i];
-    x[i] = saved + kStep;
-    const double up = loss();
-    x[i] = saved - kStep;
-    const double down = loss();
-    x[i] = saved;
-    const double numeric = (up - down) / (2 * kStep);
+    const double numeric = test::central_difference(x, i, kStep, loss);
     INFO(what << "[" << i << "]: analytic " << analytic[i] << ", numeric " << numeric);
     CHECK(grad_close(analytic[i], numeric));
   }

@@ -45,11 +45,12 @@ std::string encode_utf8(char32_t c) {
 bool heading(std::string_view line) {
   if (starts_with(line, "《") || starts_with(line, "题目") || starts_with(line, "作者") || starts_with(line, "--"))
     return true;
-  if (!starts_with(line, "其") || line.size() > 3 * 4) return false;
+  // 其 and one to three numerals: 其一 .. 其十二.
+  const std::vector<std::string> chars = utf8_chars(line);
+  if (chars.size() < 2 || chars.size() > 4 || chars[0] != "其") return false;
   static const std::string_view kNumerals = "一二三四五六七八九十";
-  for (std::size_t i = 3; i + 3 <= line.size(); i += 3)
-    if (kNumerals.find(line.substr(i, 3)) == std::string_view::npos) return false;
-  return line.size() > 3 && line.size() % 3 == 0;
+  return std::all_of(chars.begin() + 1, chars.end(),
+                     [](const std::string& c) { return kNumerals.find(c) != std::string_view::npos; });
 }
 
 }  // namespace

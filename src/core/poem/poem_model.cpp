@@ -110,8 +110,13 @@ PoemReading read_tokens(const PoemModel& model, const std::vector<int>& tokens, 
   PoemReading reading;
   reading.tokens = tokens;
   if (T == 0) return reading;
+  // Each position's target is the next token (the last has none), so the
+  // forward pass computes the losses from the logits: p itself can underflow.
+  std::vector<int> targets(tokens.begin() + 1, tokens.end());
+  targets.push_back(-1);
   GptWorkspace<float> ws;
-  gpt_forward(ws, c, model.params.data(), tokens.data(), nullptr, 1, T, path);
+  gpt_forward(ws, c, model.params.data(), tokens.data(), targets.data(), 1, T, path);
+  reading.losses.assign(ws.losses.begin(), ws.losses.end() - 1);
   reading.att.resize(sz(c.layers));
   for (int l = 0; l < c.layers; ++l)
     for (int h = 0; h < c.heads; ++h) {

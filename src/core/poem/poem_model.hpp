@@ -96,7 +96,8 @@ struct PoemReading {
   std::vector<int> tokens;
   // att[layer][head]: T x T, row-major, row t = what position t attends to.
   std::vector<std::vector<std::vector<float>>> att;
-  std::vector<float> probs;  // T x V
+  std::vector<float> probs;   // T x V
+  std::vector<float> losses;  // T - 1: losses[t] = -ln p(tokens[t+1] | tokens[0..t]), from the logits
 };
 PoemReading read_tokens(const PoemModel& model, const std::vector<int>& tokens, Path path = Path::Fast);
 
