@@ -5,7 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <chrono>
+#include <ctime>
 #include <string>
 
 #include "core/explorer_fields.hpp"
@@ -187,7 +187,7 @@ std::string words(int n) {
 
 TEST_CASE("a big recompute is spread over frames: the last result stays, the progress shows, then the result") {
   AppState state;
-  explorer_frame(state);
+  until_first_result(state);
   REQUIRE(state.result);
   const ExplorerResult* small = &*state.result;
   ExplorerProgress progress;
@@ -197,10 +197,14 @@ TEST_CASE("a big recompute is spread over frames: the last result stays, the pro
   state.config.text = words(512);
   state.config.d_model = 512;
   state.config.heads = 16;
-  using Clock = std::chrono::steady_clock;
-  auto start = Clock::now();
+  // The work a frame does is what is bounded, so frames are timed in CPU time:
+  // in a full suite (three tests at a time on two cores) a frame of ~12 ms
+  // was descheduled to 54 ms of wall time. The explorer's own 8 ms share is
+  // wall time, so a loaded frame does less work, never more.
+  const auto cpu_ms = [] { return 1000.0 * double(std::clock()) / CLOCKS_PER_SEC; };
+  double start = cpu_ms();
   explorer_frame(state);
-  double longest = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  double longest = cpu_ms() - start;
   REQUIRE(explorer_progress(state, &progress));
   CHECK(&*state.result == small);  // still on screen
   CHECK(progress.heads == 16);
@@ -211,9 +215,9 @@ TEST_CASE("a big recompute is spread over frames: the last result stays, the pro
     CHECK(app_busy(state));  // the platform keeps drawing frames
     CHECK(progress.pieces_done >= last_done);
     last_done = progress.pieces_done;
-    start = Clock::now();
+    start = cpu_ms();
     explorer_frame(state);
-    longest = std::max(longest, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    longest = std::max(longest, cpu_ms() - start);
     ++frames;
   }
   CHECK(frames > 2);
