@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/kernels/kernels.hpp"
+#include "core/poem/gpt_layers.hpp"
 #include "core/poem/poem_model.hpp"
 
 using namespace attn;
@@ -68,10 +69,21 @@ int main(int argc, char** argv) {
   const double forward = time_per_call([&] {
     gpt_forward(ws, c, params.data(), tokens.data(), nullptr, 1, T, Path::Fast);
   }, min_seconds);
+  // Of which: the tied output layer (T x C times C x V) and the softmax over
+  // the vocabulary at every position, the two parts that grow with V.
+  std::vector<float> x(std::size_t(T) * std::size_t(c.d_model), 0.5f), logits(std::size_t(T) * std::size_t(vocab));
+  std::vector<float> probs(logits.size()), losses(static_cast<std::size_t>(T));
+  std::vector<int> no_targets(static_cast<std::size_t>(T), -1);
+  const double output_layer = time_per_call([&] {
+    fast::logits_forward(logits.data(), x.data(), params.data(), T, c.d_model, vocab);
+  }, min_seconds);
+  const double softmax = time_per_call([&] {
+    fast::crossentropy_softmax_forward(probs.data(), losses.data(), logits.data(), no_targets.data(), T, vocab);
+  }, min_seconds);
   std::printf("{\"isa\": \"%s\", \"vocab\": %d, \"layers\": %d, \"heads\": %d, \"d_model\": %d, \"context\": %d, "
               "\"batch\": %d, \"parameters\": %zu, \"train_step_ms\": %.3f, \"train_tokens_per_s\": %.0f, "
-              "\"forward_64_ms\": %.3f}\n",
+              "\"forward_64_ms\": %.3f, \"output_layer_64_ms\": %.3f, \"softmax_64_ms\": %.3f}\n",
               kernels::active_isa(), vocab, c.layers, c.heads, c.d_model, T, B, params.size(), 1e3 * step,
-              B * T / step, 1e3 * forward);
+              B * T / step, 1e3 * forward, 1e3 * output_layer, 1e3 * softmax);
   return 0;
 }
