@@ -1,5 +1,5 @@
 // The lab for readers who cannot see the canvas or use a mouse: a DOM copy of
-// the open view (src/ui/a11y.hpp builds it from the same results the canvas
+// the open view (src/ui/a11y/a11y.hpp builds it from the same results the canvas
 // draws) with its title, a summary, a <table> of each matrix or curve shown,
 // labelled HTML controls (each sets one state field through
 // attentionLab.set(), or is one of the canvas's buttons: training, export,
@@ -63,7 +63,7 @@
   }
 
   function makeRow(control) {
-    if (control.kind === 'button') {  // an action (src/ui/a11y.hpp: a11y_press), not a field
+    if (control.kind === 'button') {  // an action (src/ui/a11y/a11y.hpp: a11y_press), not a field
       const button = document.createElement('button');
       button.type = 'button';
       button.name = control.field;

@@ -2,7 +2,7 @@
 //   window.attentionLab = { compute(config), layout(), currentConfig(), state(), get(), set(fields) }
 // (state().scaling holds the scaling lab: d_k, samples, the displayed std and
 // softmax peak, and both trained models' last loss and accuracy; get() and
-// set() are the reader's state as fields, src/ui/lab_state.hpp)
+// set() are the reader's state as fields, src/ui/state/lab_state.hpp)
 // then sets document.body.dataset.ready = "1".
 // The address bar follows the state (history.replaceState, 250 ms after the
 // last change), "Copy link" copies it, and a host page hears about changes
@@ -14,7 +14,7 @@
   const statusText = document.getElementById('status-text');
 
   // The page's own messages, shown before (or instead of) the app, so they
-  // cannot come from the app's string tables (src/ui/strings/*.cpp). The
+  // cannot come from the app's string tables (src/ui/i18n/languages/*.cpp). The
   // language is chosen as the app chooses it: ?lang= if it names one, else
   // the browser's (zh* reads Chinese).
   const PAGE_TEXT = {

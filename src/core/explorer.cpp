@@ -9,11 +9,6 @@
 #include <optional>
 #include <unordered_map>
 
-#if defined(__EMSCRIPTEN__)
-#include <emscripten/heap.h>
-#include <malloc.h>
-#endif
-
 #include "experiments.hpp"
 #include "explorer_fields.hpp"
 #include "kernels/kernels.hpp"
@@ -294,31 +289,26 @@ long long explorer_peak_bytes(const ExplorerConfig& config) {
   return explorer_peak_bytes(s.n, s.heads, s.d);
 }
 
-std::string check_memory_available(long long bytes) {
-  if (bytes <= 0) return {};
-#if defined(__EMSCRIPTEN__)
-  // Room in wasm memory for what malloc holds now plus `bytes`: growing
-  // memory is what a browser may refuse. Growing to exactly that keeps the
-  // heap as small as the recompute itself would make it (a trial malloc of
-  // `bytes` would need them in one piece).
-  const std::size_t top = *emscripten_get_sbrk_ptr(), size = emscripten_get_heap_size();
-  bool room = bytes <= static_cast<long long>(emscripten_get_heap_max() - top);
-  if (room && top + std::size_t(bytes) > size) {
-    // Malloc's free blocks count as room too (mallinfo walks the whole heap,
-    // so only when the memory above the heap's top is not enough).
-    const std::size_t free_bytes = std::size_t(mallinfo().fordblks);
-    const std::size_t needed = top - std::min(top, free_bytes) + std::size_t(bytes);
-    room = needed <= size || emscripten_resize_heap(needed);
-  }
-#else
-  // Natively a trial allocation (through a volatile pointer: a compiler may
-  // drop a malloc whose block is never used, and with it the test).
+namespace {
+
+// Natively a trial allocation (through a volatile pointer: a compiler may
+// drop a malloc whose block is never used, and with it the test).
+bool trial_allocation(long long bytes) {
   void* (*volatile allocate)(std::size_t) = std::malloc;
   void* block = allocate(static_cast<std::size_t>(bytes));
-  const bool room = block != nullptr;
   std::free(block);
-#endif
-  if (!room)
+  return block != nullptr;
+}
+
+MemoryProbe g_memory_probe = trial_allocation;
+
+}  // namespace
+
+void set_memory_probe(MemoryProbe probe) { g_memory_probe = probe ? probe : trial_allocation; }
+
+std::string check_memory_available(long long bytes) {
+  if (bytes <= 0) return {};
+  if (!g_memory_probe(bytes))
     return "memory: the lab could not get the " + mib(bytes) +
            " this needs (the browser may be short of memory: close other tabs, or use a shorter text, fewer heads "
            "or a smaller d_model)";
@@ -354,12 +344,10 @@ struct ExplorerJob::Impl {
   AttentionOptions options;
   std::optional<MultiHeadWeights> trained;
   Projections p;            // Q, K, V of all heads (not kept once the heads are done)
-  Rng rng;                  // random projections: drawn across pieces in one sequence
-  float stddev = 1.f;
+  std::optional<ProjectionDraws> draws;  // random projections: drawn across pieces in one sequence
   std::unordered_map<std::string, int> embedded;  // token -> the row of X that holds its embedding
   std::vector<bool> reused_rows;  // rows of X taken from the previous result (embedding and position)
   bool reuse_projections = false;  // p holds the previous result's Q, K, V
-  std::vector<double> position_denominators;
   SummaryBuilder summary;   // the head (or average) being summarised
   std::vector<Piece> pieces;
   std::size_t next = 0;
@@ -488,31 +476,18 @@ struct ExplorerJob::Impl {
       case Kind::Inputs: build_inputs(c, trained ? &*trained : nullptr, r); break;
       case Kind::Embed: embed(piece.first, piece.rows); break;
       case Kind::Positions: add_positions(piece.first, piece.rows); break;
-      case Kind::RandomWeights: {
-        // random_projections' draws (sentence.cpp), a block of rows at a time.
+      case Kind::RandomWeights:
+        // random_projections' draws (sentence.hpp), a block of rows at a time.
         if (piece.index == 0 && piece.first == 0) {
           r.weights.heads = H;
-          stddev = 1.0f / std::sqrt(static_cast<float>(d));
-          rng = Rng(c.seed, /*stream=*/1);
+          draws.emplace(d, c.seed);
         }
-        Matrix& W = *std::array<Matrix*, 4>{&r.weights.W_q, &r.weights.W_k, &r.weights.W_v,
-                                            &r.weights.W_o}[std::size_t(piece.index)];
-        if (piece.first == 0) W.resize(d, d);
-        for (int i = piece.first; i < piece.first + piece.rows; ++i)
-          for (int j = 0; j < d; ++j) W(i, j) = stddev * rng.normal();
+        draws->draw_rows(r.weights, piece.index, piece.first, piece.rows);
         break;
-      }
       case Kind::OtherWeights: build_weights(c, trained ? &*trained : nullptr, r); break;
-      case Kind::Project: {
-        const Matrix& W = piece.index == 0 ? r.weights.W_q : piece.index == 1 ? r.weights.W_k : r.weights.W_v;
-        Matrix& out = piece.index == 0 ? p.Q : piece.index == 1 ? p.K : p.V;
-        if (piece.first == 0) out.resize(n, d);
-        // project() (multihead.cpp) a block of rows at a time: each row of
-        // X W depends on that row of X only, so the numbers are the same.
-        kernels::matmul(r.X.data() + std::ptrdiff_t(piece.first) * d, d, W.data(), d,
-                        out.data() + std::ptrdiff_t(piece.first) * d, d, piece.rows, d, d);
+      case Kind::Project:
+        project_rows(r.X, r.weights, piece.index, piece.first, piece.rows, p);  // project(), by blocks
         break;
-      }
       case Kind::Head: head_rows(piece.index, piece.first, piece.rows); break;
       case Kind::HeadStats: {
         const HeadResult& head = r.attention.heads[std::size_t(piece.index)];
@@ -520,9 +495,9 @@ struct ExplorerJob::Impl {
           summary = {};
           if (piece.index == 0) r.attention.average_weights = Matrix::Zero(n, n);
         }
-        // One pass: min/max/mean, and combine_heads' sum of the heads, head
-        // after head (the same additions in the same order: the same numbers).
-        summary.stats.add_rows(head.weights, piece.first, piece.rows, &r.attention.average_weights);
+        // min/max/mean, and combine_heads' sum of the heads, head after head.
+        summary.stats.add_rows(head.weights, piece.first, piece.rows);
+        add_head_rows(head, piece.first, piece.rows, r.attention);
         // The kernel's row entropies (from its softmax sums: no log per weight).
         const bool kernel_entropy = head.entropy.size() == n;
         for (int i = piece.first; i < piece.first + piece.rows; ++i)
@@ -541,15 +516,12 @@ struct ExplorerJob::Impl {
           // Every head is done: what they needed is no longer.
           p = Projections{};
           options.mask.allowed.resize(0, 0);
-          r.attention.output.resize(n, d);
         }
-        kernels::matmul(r.attention.concat.data() + std::ptrdiff_t(piece.first) * d, d, r.weights.W_o.data(), d,
-                        r.attention.output.data() + std::ptrdiff_t(piece.first) * d, d, piece.rows, d, d);
+        output_rows(r.weights, piece.first, piece.rows, r.attention);
         break;
       case Kind::AverageStats: {
         if (piece.first == 0) summary = {};
-        auto rows = r.attention.average_weights.middleRows(piece.first, piece.rows);
-        rows /= static_cast<float>(H);  // as combine_heads
+        average_rows(H, piece.first, piece.rows, r.attention);  // as combine_heads
         summary.stats.add_rows(r.attention.average_weights, piece.first, piece.rows);
         for (int i = piece.first; i < piece.first + piece.rows; ++i)
           summary.entropy_sum +=
@@ -605,19 +577,19 @@ struct ExplorerJob::Impl {
 
   bool reused(int row) const { return !reused_rows.empty() && reused_rows[std::size_t(row)]; }
 
-  // sinusoidal_positions (sentence.cpp) for rows [first, first + rows), added to X.
+  // The position encoding (sentence.hpp) added to rows [first, first + rows)
+  // of X, but those taken from the previous result (they have it).
   void add_positions(int first, int rows) {
-    const int d = shape.d;
-    if (position_denominators.empty())
-      for (int c = 0; c < d; ++c) {
-        const int pair = c / 2;  // PE(pos, 2i) and PE(pos, 2i + 1) share 10000^(2i/d)
-        position_denominators.push_back(std::pow(10000.0, 2.0 * pair / d));
+    for (int i = first; i < first + rows;) {
+      if (reused(i)) {
+        ++i;
+        continue;
       }
-    for (int pos = first; pos < first + rows; ++pos)
-      for (int c = 0; c < d && !reused(pos); ++c) {
-        const double angle = pos / position_denominators[std::size_t(c)];
-        r.X(pos, c) += static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
-      }
+      int end = i + 1;
+      while (end < first + rows && !reused(end)) ++end;
+      add_sinusoidal_positions(r.X, i, end - i);
+      i = end;
+    }
   }
 
   // Query rows [first, first + rows) of head h: attention_head (multihead.cpp)
@@ -637,8 +609,7 @@ struct ExplorerJob::Impl {
     attention_rows(head.Q, head.K, head.V, options, first, rows, head);
     if (first + rows < n) return;
     // The head is done: its output goes into concat (combine_heads' layout).
-    if (h == 0) r.attention.concat.resize(n, shape.d);
-    r.attention.concat.middleCols(Eigen::Index(h) * d_head, d_head) = head.output;
+    place_head(head, h, shape.heads, r.attention);
     ++heads_done;
   }
 };

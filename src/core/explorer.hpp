@@ -148,10 +148,14 @@ long long explorer_peak_bytes(const ExplorerConfig& config);
 // (or, for compute(), the peak with its JSON), so that a refusal comes before
 // the recompute, which would otherwise abort the whole lab halfway: a browser
 // may refuse to grow wasm memory (a phone short of memory, a tab at its
-// limit). In wasm it grows memory to make room (memory never shrinks, so the
-// recompute finds it); natively it tries an allocation, which virtually
-// always succeeds.
+// limit). It asks the memory probe: by default a trial allocation, which
+// natively virtually always succeeds; the web platform installs one that
+// grows wasm memory to make room (platform/web_memory.hpp; memory never
+// shrinks, so the recompute finds it).
 std::string check_memory_available(long long bytes);
+// Whether `bytes` more can be had now. Null restores the trial allocation.
+using MemoryProbe = bool (*)(long long bytes);
+void set_memory_probe(MemoryProbe probe);
 
 // Precondition: check_explorer_config(config, trained != nullptr) is empty.
 // previous (optional): the last result. When only the temperature, scale or

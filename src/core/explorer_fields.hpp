@@ -1,6 +1,7 @@
 // The explorer config's fields, one entry each. Everything that walks the
 // fields is derived from this list, so adding a field is a member in
-// ExplorerConfig, one entry here and its use in run_explorer:
+// ExplorerConfig, one entry here and its use in ExplorerJob (explorer.cpp;
+// run_explorer is that job run to the end):
 //   - the JSON parser, printer and unknown-field check (api/explorer_json.cpp),
 //   - which changes force new embeddings and projections (same_inputs),
 //   - config equality (same_config: the UI recomputes when it changes),

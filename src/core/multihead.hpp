@@ -41,12 +41,27 @@ struct Projections {
   Matrix Q, K, V;
 };
 
-// The steps of multi_head_attention, for callers that spread them over
-// several frames (the explorer). Preconditions as multi_head_attention's.
+// The steps of multi_head_attention. Preconditions as multi_head_attention's.
 Projections project(const Matrix& X, const MultiHeadWeights& weights);
 HeadResult attention_head(const Projections& p, int heads, int h, const AttentionOptions& options);
 // r.heads complete: fills r.concat, r.output and r.average_weights.
 void combine_heads(const MultiHeadWeights& weights, MultiHeadResult& r);
+
+// The same steps a block of rows at a time, for callers that spread them over
+// several frames (the explorer's ExplorerJob): each row of a product depends
+// on that row of its left side only, and each cell of the average on that
+// cell of the heads, so any blocking gives the same numbers.
+// Rows [first, first + rows) of Q, K or V (which: 0, 1, 2), p's matrix
+// resized to X's rows x d_model when first is 0.
+void project_rows(const Matrix& X, const MultiHeadWeights& weights, int which, int first, int rows, Projections& p);
+// Head h's output into its columns of r.concat (sized for `heads` heads when it is not).
+void place_head(const HeadResult& head, int h, int heads, MultiHeadResult& r);
+// Rows of a head's weights added into r.average_weights (sized n x n, zeros, when it is not).
+void add_head_rows(const HeadResult& head, int first, int rows, MultiHeadResult& r);
+// Rows of r.average_weights divided by the head count, once every head is added.
+void average_rows(int heads, int first, int rows, MultiHeadResult& r);
+// Rows of r.output = r.concat W_o (r.output resized when first is 0).
+void output_rows(const MultiHeadWeights& weights, int first, int rows, MultiHeadResult& r);
 
 // Precondition: check_multi_head_shapes(...) is empty.
 MultiHeadResult multi_head_attention(const Matrix& X, const MultiHeadWeights& weights,

@@ -55,7 +55,7 @@ struct F4 {
 
 // Eight lanes (two F4) per row: min, max and a float sum each; the lanes'
 // sums are added in a fixed order and the rows' sums in double.
-void StatsAccumulator::add_row(const float* row, std::size_t n, float* sum_into) {
+void StatsAccumulator::add_row(const float* row, std::size_t n) {
   if (n == 0) return;
   F4 lo0 = F4::splat(row[0]), lo1 = lo0, hi0 = lo0, hi1 = lo0, sum0 = F4::splat(0.f), sum1 = sum0;
   std::size_t j = 0;
@@ -67,13 +67,7 @@ void StatsAccumulator::add_row(const float* row, std::size_t n, float* sum_into)
     hi1 = F4::max(b, hi1);
     sum0 = sum0 + a;
     sum1 = sum1 + b;
-    if (sum_into) {
-      (F4::load(sum_into + j) + a).store(sum_into + j);
-      (F4::load(sum_into + j + 4) + b).store(sum_into + j + 4);
-    }
   }
-  if (sum_into)
-    for (std::size_t k = j; k < n; ++k) sum_into[k] += row[k];
   float lo[8], hi[8], part[8];
   lo0.store(lo);
   lo1.store(lo + 4);
@@ -100,9 +94,8 @@ void StatsAccumulator::add_row(const float* row, std::size_t n, float* sum_into)
   count += n;
 }
 
-void StatsAccumulator::add_rows(const Matrix& m, Eigen::Index first, Eigen::Index rows, Matrix* sum_into) {
-  for (Eigen::Index i = first; i < first + rows; ++i)
-    add_row(m.data() + i * m.cols(), std::size_t(m.cols()), sum_into ? sum_into->data() + i * m.cols() : nullptr);
+void StatsAccumulator::add_rows(const Matrix& m, Eigen::Index first, Eigen::Index rows) {
+  for (Eigen::Index i = first; i < first + rows; ++i) add_row(m.data() + i * m.cols(), std::size_t(m.cols()));
 }
 
 WeightStats StatsAccumulator::stats() const {

@@ -25,10 +25,8 @@ struct StatsAccumulator {
   float min = 0, max = 0;
   double sum = 0;
   std::size_t count = 0;
-  // sum_into (optional, n floats): row is added into it in the same pass
-  // (sum_into[j] += row[j], as an Eigen +=; the explorer's head average).
-  void add_row(const float* row, std::size_t n, float* sum_into = nullptr);
-  void add_rows(const Matrix& m, Eigen::Index first, Eigen::Index rows, Matrix* sum_into = nullptr);
+  void add_row(const float* row, std::size_t n);
+  void add_rows(const Matrix& m, Eigen::Index first, Eigen::Index rows);
   WeightStats stats() const;  // all zeros when nothing was added
 };
 

@@ -12,7 +12,7 @@
 
 #include "gfx/gl.hpp"
 #include "platform/ui_scale.hpp"
-#include "ui/app.hpp"
+#include "ui/shell/app.hpp"
 
 namespace attn::platform {
 namespace {

@@ -1,4 +1,4 @@
-// The export's PNG (ui/export.hpp): the open view drawn at twice the CSS
+// The export's PNG (ui/shell/export.hpp): the open view drawn at twice the CSS
 // scale, for both mains.
 //
 // A picture at 2x should be drawn at 2x, not stretched: text rasterised at

@@ -13,7 +13,7 @@
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 
-#include "ui/text_in_use.hpp"
+#include "ui/state/text_in_use.hpp"
 
 // The desktop's CJK font: the build tree's subset (src/platform/CMakeLists.txt
 // passes its path), else the system's collection it was cut from.

@@ -9,7 +9,7 @@
 // (default 3), writes the requested files from the last frame and exits 0.
 // Bad flags exit 2. The state is set as on the web page: --url takes the
 // page's query (?text=...&heads=2), and every URL parameter is also a flag
-// (--view steps, --d_model 16, --preset fig41; ui/lab_state.hpp).
+// (--view steps, --d_model 16, --preset fig41; ui/state/lab_state.hpp).
 #include <cfloat>
 #include <cstdio>
 #include <cstdlib>
@@ -29,10 +29,11 @@
 #include "platform/input_queue.hpp"
 #include "platform/native_memory.hpp"
 #include "platform/ui_scale.hpp"
-#include "ui/app.hpp"
-#include "ui/presets.hpp"
-#include "ui/lab_state.hpp"
-#include "ui/strings.hpp"
+#include "ui/i18n/strings.hpp"
+#include "ui/shell/app.hpp"
+#include "ui/state/export_requests.hpp"
+#include "ui/state/lab_state.hpp"
+#include "ui/state/presets.hpp"
 
 namespace {
 
@@ -46,6 +47,7 @@ std::string usage() {
          "  --train-steps N     train the scaling lab's two models N steps before the first frame\n"
          "  --url QUERY         the state as the web page's URL query (text=...&heads=2)\n"
          "  --url-fields        print the URL parameters as a markdown table and exit\n"
+         "  --views             print the views (id, source, debug only) as JSON and exit\n"
          "  --PARAM VALUE       one URL parameter, e.g. --view steps, --text TEXT, --lang zh:\n"
          "                      preset, config (a whole JSON config), " + attn::ui::state_field_names() + "\n"
          "  --view ID           start in view " + attn::ui::view_ids() + "\n"
@@ -53,7 +55,7 @@ std::string usage() {
          "  --preset ID         start from preset " + attn::ui::preset_ids() + "\n"
          "  --export-dir DIR    where the export popup's files go (default: the current directory)\n"
          "  --export LIST       export these once the view is drawn, comma-separated: png (the view\n"
-         "                      at 2x) or <matrix>.csv / .json, e.g. weights_head0.csv,average.json (ui/export.hpp)\n"
+         "                      at 2x) or <matrix>.csv / .json, e.g. weights_head0.csv,average.json (ui/shell/export.hpp)\n"
          "The debug view's matrix dump is written to attention_dump.json in the current directory.\n";
 }
 
@@ -81,6 +83,10 @@ std::string parse_options(int argc, char** argv, Options* options, bool* help) {
     const std::string flag = argv[i];
     if (flag == "--url-fields") {  // the README's table of URL parameters
       std::fputs(attn::ui::state_fields_markdown().c_str(), stdout);
+      std::exit(0);
+    }
+    if (flag == "--views") {  // the views table, for the tests
+      std::puts(attn::ui::views_json().c_str());
       std::exit(0);
     }
     if (flag == "--help" || flag == "-h") {
@@ -167,7 +173,7 @@ bool save_requests(attn::ui::AppState& state, Options& options, float ui_scale) 
   const auto in_export_dir = [&](const std::string& name) {
     return (std::filesystem::path(options.export_dir) / name).string();
   };
-  for (const attn::ui::ExportFile& file : state.export_requests) write(in_export_dir(file.name), file.bytes);
+  for (const attn::api::ExportFile& file : state.export_requests) write(in_export_dir(file.name), file.bytes);
   state.export_requests.clear();
   if (!state.png_request.empty()) {
     const std::string path = in_export_dir(state.png_request);

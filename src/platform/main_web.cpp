@@ -9,7 +9,7 @@
 // There is no emscripten_set_main_loop: web/main.js calls attn_frame only
 // when something happened (input, a message, visible again) or the app is busy.
 // URL parameters (read at start): the reader's state, one parameter per
-// field of ui/lab_state.hpp (?text=...&heads=2&view=steps; ?debug=1 shows the
+// field of ui/state/lab_state.hpp (?text=...&heads=2&view=steps; ?debug=1 shows the
 // debug view; ?lang and ?theme default to the browser's); a value that cannot
 // be applied is named in a notice and a console warning, the rest still apply.
 // Files the reader asks for (the debug view's dump, the export popup's CSV,
@@ -33,10 +33,11 @@
 #include "platform/ui_scale.hpp"
 #include "platform/web_app.hpp"
 #include "platform/web_download.hpp"
+#include "platform/web_memory.hpp"
 #include "platform/web_text_input.hpp"
-#include "ui/lab_state.hpp"
-#include "ui/plot.hpp"
-#include "ui/strings.hpp"
+#include "ui/i18n/strings.hpp"
+#include "ui/state/lab_state.hpp"
+#include "ui/widgets/plot.hpp"
 
 namespace attn::platform {
 
@@ -123,7 +124,7 @@ std::string url_search() {
   return text;
 }
 
-// The state the URL asks for (ui/lab_state.hpp: the same parameters as the
+// The state the URL asks for (ui/state/lab_state.hpp: the same parameters as the
 // desktop's flags). The browser's language and colour scheme come first
 // (zh, zh-CN, zh-TW ... read the Chinese interface); ?lang= and ?theme=
 // override them. What cannot be applied becomes a notice on the page.
@@ -149,7 +150,7 @@ void save_dump(WebApp& app) {
   ui::AppState& state = app.state;
   if (!state.dump_request.empty()) download("attention_dump.json", "application/json", state.dump_request);
   state.dump_request.clear();
-  for (const ui::ExportFile& file : state.export_requests) download(file.name, file.mime.c_str(), file.bytes);
+  for (const api::ExportFile& file : state.export_requests) download(file.name, file.mime.c_str(), file.bytes);
   state.export_requests.clear();
   if (state.png_request.empty()) return;
   const std::string name = std::move(state.png_request);
@@ -204,6 +205,8 @@ void frame() {
 
 int main() {
   using namespace attn::platform;
+  // A big recompute asks whether wasm memory can grow first (core/explorer.hpp).
+  attn::set_memory_probe(wasm_memory_room);
   WebApp& app = web_app();
   if (!glfwInit()) return 1;
   double css_w = 0, css_h = 0;

@@ -4,14 +4,14 @@
 #include <algorithm>
 
 #include "gfx/gl.hpp"
-#include "ui/app.hpp"
-#include "ui/theme.hpp"
+#include "ui/shell/app.hpp"
+#include "ui/widgets/theme.hpp"
 
 namespace attn::platform {
 
 void set_ui_scale(float scale) {
   scale = std::clamp(scale, 0.5f, 4.0f);
-  ui::apply_style(scale);  // keeps the theme the style was built for (ui/theme.hpp)
+  ui::apply_style(scale);  // keeps the theme the style was built for (ui/widgets/theme.hpp)
   // Fonts are rasterised at the final pixel size rather than stretching a
   // 13 px atlas, which would blur on HiDPI screens (fonts.cpp).
   set_font_scale(scale);

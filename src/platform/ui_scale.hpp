@@ -15,7 +15,7 @@ namespace attn::platform {
 void set_ui_scale(float scale);
 
 // glClearColor with the canvas colour of the theme the UI is drawn in (the
-// palette's window background, ui/theme.hpp), so no other colour shows at
+// palette's window background, ui/widgets/theme.hpp), so no other colour shows at
 // the canvas edges or between frames.
 void set_theme_clear_color();
 

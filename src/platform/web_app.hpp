@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "ui/app.hpp"
-#include "ui/lab_state.hpp"
+#include "ui/shell/app.hpp"
+#include "ui/state/lab_state.hpp"
 
 struct GLFWwindow;
 

@@ -6,9 +6,9 @@
 #include "api/compute.hpp"
 #include "api/json_input.hpp"
 #include "core/tokenizer.hpp"
-#include "ui/a11y.hpp"
-#include "ui/lab_state.hpp"
 #include "platform/web_app.hpp"
+#include "ui/a11y/a11y.hpp"
+#include "ui/state/lab_state.hpp"
 
 extern "C" {
 
@@ -19,7 +19,7 @@ EMSCRIPTEN_KEEPALIVE const char* attn_compute(const char* config_json) {
   return app.compute_result.c_str();
 }
 
-// Where each heatmap's cells were drawn in the last frame (see ui/app.hpp).
+// Where each heatmap's cells were drawn in the last frame (see ui/shell/app.hpp).
 EMSCRIPTEN_KEEPALIVE const char* attn_layout() {
   auto& app = attn::platform::web_app();
   app.layout_result = attn::ui::layout_json(app.state);
@@ -40,7 +40,7 @@ EMSCRIPTEN_KEEPALIVE const char* attn_state() {
   return app.state_result.c_str();
 }
 
-// The reader's state as one JSON object of fields (ui/lab_state.hpp): what a
+// The reader's state as one JSON object of fields (ui/state/lab_state.hpp): what a
 // host page's get() returns and its change events carry.
 EMSCRIPTEN_KEEPALIVE const char* attn_get_fields() {
   auto& app = attn::platform::web_app();
@@ -48,7 +48,7 @@ EMSCRIPTEN_KEEPALIVE const char* attn_get_fields() {
   return app.fields_result.c_str();
 }
 
-// The open view for readers who cannot see the canvas (ui/a11y.hpp): title,
+// The open view for readers who cannot see the canvas (ui/a11y/a11y.hpp): title,
 // summary, tables, controls and the cell cursor; web/a11y.js mirrors it in the DOM.
 EMSCRIPTEN_KEEPALIVE const char* attn_a11y() {
   auto& app = attn::platform::web_app();

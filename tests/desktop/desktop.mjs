@@ -29,7 +29,8 @@ if (!app || !cli || !artefactsDir) {
   process.exit(2);
 }
 const SIZES = [{ width: 1280, height: 800 }, { width: 800, height: 600 }];
-const VIEWS = ['heatmaps', 'focus', 'steps', 'lines', 'stats', 'chapter', 'scaling', 'debug'];
+// Every view, from the app's own table (the desktop always shows the debug view).
+const VIEWS = JSON.parse(spawnSync(app, ['--views'], { encoding: 'utf8' }).stdout).map((v) => v.id);
 const c = new Checks('desktop_e2e');
 mkdirSync(artefactsDir, { recursive: true });
 

@@ -1,4 +1,4 @@
-// The desktop app's exports (ui/export.hpp) under Xvfb:
+// The desktop app's exports (ui/shell/export.hpp) under Xvfb:
 //
 //   node tests/desktop/export_desktop.mjs <attention_app> <attention_cli> <artefacts dir>
 //

@@ -40,12 +40,14 @@ if (!app || !cli || !artefactsDir) {
   console.error('usage: node layout.mjs <attention_app> <attention_cli> <artefacts dir>');
   process.exit(2);
 }
-// [name, flags]: the scaling lab once per panel.
-const VIEWS = [['heatmaps', ['--view', 'heatmaps']], ['focus', ['--view', 'focus']], ['steps', ['--view', 'steps']],
-  ['lines', ['--view', 'lines']], ['stats', ['--view', 'stats']], ['chapter', ['--view', 'chapter']],
-  ['fig42', ['--view', 'scaling', '--panel', 'fig42', '--frames', '20']],
-  ['saturation', ['--view', 'scaling', '--panel', 'saturation', '--frames', '20']],
-  ['training', ['--view', 'scaling', '--panel', 'training', '--train-steps', '60', '--frames', '20']]];
+// [name, flags]: every view but the debug view, from the app's own table;
+// the scaling lab once per panel.
+const SCALING_PANELS = [['fig42', ['--frames', '20']], ['saturation', ['--frames', '20']],
+  ['training', ['--train-steps', '60', '--frames', '20']]];
+const VIEWS = JSON.parse(spawnSync(app, ['--views'], { encoding: 'utf8' }).stdout).filter((v) => !v.debug_only)
+  .flatMap((v) => (v.source === 'scaling'
+    ? SCALING_PANELS.map(([panel, flags]) => [panel, ['--view', v.id, '--panel', panel, ...flags]])
+    : [[v.id, ['--view', v.id]]]));
 const MODES = ['full', 'compact', 'none'];
 const BAR_CONTROLS = /^(setup_toggle|tab_.*|scaling_tab_.*|export|copy_link|language)$/;
 const CONTAINERS = new Set(['view_area', 'setup_panel']);

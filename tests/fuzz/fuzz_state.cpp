@@ -13,8 +13,8 @@
 
 #include "api/json_input.hpp"
 #include "fuzz_check.hpp"
-#include "ui/app.hpp"
-#include "ui/lab_state.hpp"
+#include "ui/shell/app.hpp"
+#include "ui/state/lab_state.hpp"
 
 using namespace attn;
 

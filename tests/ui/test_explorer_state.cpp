@@ -9,8 +9,8 @@
 #include <string>
 
 #include "core/explorer_fields.hpp"
-#include "ui/app.hpp"
 #include "ui/explorer/explorer.hpp"
+#include "ui/shell/app.hpp"
 
 namespace attn::ui {
 namespace {

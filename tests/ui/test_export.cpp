@@ -1,4 +1,4 @@
-// Export (ui/export.hpp) without a window: every matrix's CSV and JSON read
+// Export (ui/shell/export.hpp) without a window: every matrix's CSV and JSON read
 // back to exactly the float32 numbers of the result, with the tokens as
 // labels; the file names say what they hold; and the exports are enough to
 // redo the chapter's steps (Q_h K_h^T = raw scores, concat_h(weights_h V_h)
@@ -10,8 +10,8 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
-#include "ui/app.hpp"
-#include "ui/export.hpp"
+#include "ui/shell/app.hpp"
+#include "ui/shell/export.hpp"
 
 namespace attn::ui {
 namespace {

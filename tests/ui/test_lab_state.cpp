@@ -5,11 +5,11 @@
 #include <random>
 #include <set>
 
-#include "ui/app.hpp"
 #include "core/explorer_fields.hpp"
-#include "ui/presets.hpp"
-#include "ui/lab_state.hpp"
-#include "ui/strings.hpp"
+#include "ui/i18n/strings.hpp"
+#include "ui/shell/app.hpp"
+#include "ui/state/lab_state.hpp"
+#include "ui/state/presets.hpp"
 
 namespace attn::ui {
 namespace {
@@ -163,7 +163,10 @@ nlohmann::json random_fields(std::mt19937& rng) {
   f["head"] = pick(3) - 1;
   f["query"] = pick(4);
   f["zoom"] = {1 + pick(3), pick(3), pick(2)};
-  f["view"] = std::vector<const char*>{"heatmaps", "focus", "steps", "lines", "stats", "chapter", "scaling"}[std::size_t(pick(7))];
+  std::vector<const char*> view_ids;  // the views table's, but the debug view
+  for (const ViewSpec& spec : views())
+    if (!spec.debug_only) view_ids.push_back(spec.id);
+  f["view"] = view_ids[std::size_t(pick(int(view_ids.size())))];
   f["panel"] = std::vector<const char*>{"fig42", "saturation", "training"}[std::size_t(pick(3))];
   f["dk"] = 1 + pick(1024);
   f["samples"] = scaling_sample_counts()[std::size_t(pick(5))];

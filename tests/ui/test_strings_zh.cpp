@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ui/strings.hpp"
+#include "ui/i18n/strings.hpp"
 
 namespace attn::ui {
 namespace {

@@ -1,7 +1,7 @@
 // Both themes must stay readable: WCAG 2 contrast ratios of every text /
 // background pair the UI draws (>= 4.5:1) and of lines, marks and widget
 // outlines against what they sit on (>= 3:1), from the palettes and the
-// ImGui styles built from them (ui/theme.hpp). Translucent colours are
+// ImGui styles built from them (ui/widgets/theme.hpp). Translucent colours are
 // composited over the surface they are drawn on first. Series colours must
 // also stay apart from each other (CIELAB delta E 1976 > 20).
 #include <doctest/doctest.h>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "ui/theme.hpp"
+#include "ui/widgets/theme.hpp"
 
 namespace {
 

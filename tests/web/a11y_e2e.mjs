@@ -1,5 +1,5 @@
 // Accessibility: what a reader who cannot see the canvas, or has no mouse, gets.
-//  1. The accessible copy (web/a11y.js, src/ui/a11y.hpp), read from Chromium's
+//  1. The accessible copy (web/a11y.js, src/ui/a11y/a11y.hpp), read from Chromium's
 //     accessibility tree (CDP Accessibility.getFullAXTree): every view exposes
 //     its title, a summary and tables in the current language (Chinese here),
 //     with the numbers compute() gives (or, for the scaling lab, an

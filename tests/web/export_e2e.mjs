@@ -1,4 +1,4 @@
-// Browser end-to-end test of the export popup (ui/export.hpp), with real
+// Browser end-to-end test of the export popup (ui/shell/export.hpp), with real
 // mouse clicks and real downloads.
 //
 //   node tests/web/export_e2e.mjs <web build dir> <artefacts dir>

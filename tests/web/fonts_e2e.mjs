@@ -38,7 +38,7 @@ export const SAME = 0.05, DIFFERENT = 0.2;  // inkDistance thresholds
 // ---- label pixels (shared with the desktop test) ----------------------------------
 
 // The ink of query label `row` of a heatmap: labels are right-aligned at
-// pad = floor(0.4 * font) left of the cells (src/ui/plot.cpp draw_token_labels)
+// pad = floor(0.4 * font) left of the cells (src/ui/widgets/plot.cpp draw_token_labels)
 // and vertically centred on their row. `cells` = {x, y, w, h, rows, row0} in
 // image pixels, `scale` = pixels per UI unit (the font is round(13 * scale)
 // px, CJK round(14 * scale) px per em). Returns {w, h, ink: Float32Array, sum}:

@@ -28,13 +28,12 @@ if (!webDir || !artefactsDir) {
   process.exit(2);
 }
 const SIZES = [{ width: 1280, height: 800 }, { width: 800, height: 600 }];
-const VIEWS = ['heatmaps', 'focus', 'steps', 'lines', 'stats', 'chapter', 'scaling', 'debug'];
 
 async function everyView(c, lab, page, lang) {
   for (const size of SIZES) {
     await page.setViewportSize(size);
     await lab.frames(6);
-    for (const view of VIEWS) {
+    for (const view of (await lab.state()).views.map((v) => v.id)) {  // every view, from the app's own table
       await lab.click(`tab_${view}`);
       await lab.frames(4);
       const s = await lab.state();

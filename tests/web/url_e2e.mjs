@@ -29,7 +29,8 @@ const FIELDS = {
   text: ['The cat sat on the mat', '我爱自然语言处理', 'a b c d e f', '猫坐在垫子上。It sat.', 'x & y = z?'],
   d_model: [8, 16, 32], heads: [1, 2, 4], projection: ['random', 'identity'], positions: [false, true],
   temperature: [1, 0.5, 2.5], scale: ['sqrt', 'none', 0.25],
-  view: ['heatmaps', 'focus', 'steps', 'lines', 'stats', 'chapter', 'scaling'], head: [-1, 0], query: [0, 1, 2],
+  view: [],  // every view but the debug view, from the app's own table (state().views), once the page is up
+  head: [-1, 0], query: [0, 1, 2],
   theme: ['light', 'dark'], lang: ['en', 'zh'], panel: ['fig42', 'saturation', 'training'], dk: [1, 64, 512],
   mask: ['none', 'causal', 'pad', 'custom'],
 };
@@ -83,6 +84,7 @@ process.exit(await runBrowserTest({
     await page.goto(url);
     await ready(page);
     const lab = new Lab(page);
+    FIELDS.view = (await lab.state()).views.filter((v) => !v.debug_only).map((v) => v.id);
     const fresh = await page.context().newPage();
     const freshLab = new Lab(fresh);
     const states = coveringStates(rng(20261130));

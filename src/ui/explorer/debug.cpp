@@ -3,7 +3,7 @@
 // state.dump_request: a file on the desktop, a download in the browser).
 #include "api/explorer_json.hpp"
 #include "ui/explorer/explorer.hpp"
-#include "ui/strings.hpp"
+#include "ui/i18n/strings.hpp"
 
 namespace attn::ui {
 

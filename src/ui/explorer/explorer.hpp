@@ -9,7 +9,9 @@
 
 #include <imgui.h>
 
-#include "ui/app.hpp"
+#include "ui/state/app_state.hpp"
+#include "ui/state/records.hpp"
+#include "ui/widgets/panel.hpp"
 
 namespace attn::ui {
 
@@ -52,33 +54,12 @@ bool retraining_progress(const AppState& state, int* steps, int* target);
 bool use_lab_model(AppState& state);
 
 // ---- shared helpers (common.cpp) ---------------------------------------------------
-// Remembers the last ImGui item's rectangle as control `name` (for tests).
-void record_control(AppState& state, const std::string& name);
-// The same for an area that holds controls (a child window just ended, the
-// open view): listed with the controls, but marked WidgetRect::region.
-void record_region(AppState& state, const std::string& name);
-void record_region(AppState& state, const std::string& name, const ImVec2& min, const ImVec2& max);
-// Remembers the current window's vertical scrollbar, when it has one, as
-// control `name`: the page hands a finger on a control to the lab
-// (web/frames.js), so a view taller than a phone's screen scrolls by touch.
-void record_scrollbar(AppState& state, const std::string& name);
-
 // The statistics table exactly as displayed (state() parses these strings).
 struct StatsRow {
   std::string head;  // "0", "1", ... or "avg"
   std::string min, max, mean, mean_entropy;
 };
 std::vector<StatsRow> stats_table_text(const ExplorerResult& result);
-
-// A heatmap spec over a whole matrix (row-major: row q = query q), coloured
-// lo..hi; the caller adds labels, axes and the rest.
-plot::HeatmapSpec matrix_spec(const Matrix& values, float lo, float hi, gfx::Colormap colormap);
-// Draws entry.spec into `size` (<= 0: fill, as BeginPlot) and lists the entry
-// in state.layout when it is wholly on screen. Small panels (narrow:
-// compact_when_narrow) drop the axis titles and get a slim colorbar. Returns the cells
-// (hover/click).
-plot::HeatmapCells draw_heatmap(AppState& state, HeatmapLayout entry, const ImVec2& size,
-                                bool compact_when_narrow = true);
 
 // The note shown when some query rows have every key masked (never NaN).
 void fully_masked_note(const ExplorerResult& result);
@@ -88,22 +69,5 @@ std::string selected_query_text(const ExplorerResult& result, int query);
 
 // "3 'sat'" style token name for tables and tooltips.
 std::string token_label(const ExplorerResult& result, int index);
-
-// `count` equal panels filling the region: the rows x columns grid whose
-// panels have the largest square side; when that side is below min_side the
-// panels keep min_side and the region scrolls. Returns the panel size.
-ImVec2 grid_cell(int count, int* columns, float min_side);
-
-// `count` plot panels in the region, row by row: as many columns (at most
-// max_columns) as keep each panel at least min_width wide, the rows sharing
-// the height but no panel lower than min_height (below that the view
-// scrolls) or taller than the region. Returns the panel size; *columns the
-// columns per row.
-ImVec2 panel_grid(int count, int max_columns, float min_width, float min_height, int* columns);
-
-// ImGui::SameLine() if an item `width` wide still fits beside the last one,
-// else nothing (it goes on a new line): rows of controls wrap rather than
-// run past the window's edge. True when it stayed on the line.
-bool same_line_if_fits(float width);
 
 }  // namespace attn::ui

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "ui/explorer/explorer.hpp"
-#include "ui/panel.hpp"
-#include "ui/strings.hpp"
-#include "ui/theme.hpp"
+#include "ui/i18n/strings.hpp"
+#include "ui/widgets/panel.hpp"
+#include "ui/widgets/theme.hpp"
 
 namespace attn::ui {
 namespace {

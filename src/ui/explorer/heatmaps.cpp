@@ -5,8 +5,8 @@
 #include <cstdio>
 
 #include "ui/explorer/explorer.hpp"
-#include "ui/panel.hpp"
-#include "ui/strings.hpp"
+#include "ui/i18n/strings.hpp"
+#include "ui/widgets/panel.hpp"
 
 namespace attn::ui {
 namespace {

@@ -1,15 +1,15 @@
 // The set-up panel: what the reader types and chooses. Every control only
 // edits state.config; update_result (update.cpp) sees the change and runs
-// the core once (not every frame). The preset buttons load ui/presets.hpp's data.
+// the core once (not every frame). The preset buttons load ui/state/presets.hpp's data.
 #include <algorithm>
 #include <cstdio>
 #include <vector>
 
 #include "ui/explorer/explorer.hpp"
-#include "ui/presets.hpp"
-#include "ui/panel.hpp"
-#include "ui/strings.hpp"
-#include "ui/theme.hpp"
+#include "ui/i18n/strings.hpp"
+#include "ui/state/presets.hpp"
+#include "ui/widgets/panel.hpp"
+#include "ui/widgets/theme.hpp"
 
 namespace attn::ui {
 namespace {

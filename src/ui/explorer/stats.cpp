@@ -9,8 +9,8 @@
 
 #include "core/statistics.hpp"
 #include "ui/explorer/explorer.hpp"
-#include "ui/panel.hpp"
-#include "ui/strings.hpp"
+#include "ui/i18n/strings.hpp"
+#include "ui/widgets/panel.hpp"
 
 namespace attn::ui {
 namespace {

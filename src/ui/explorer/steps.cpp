@@ -12,8 +12,8 @@
 
 #include "core/statistics.hpp"
 #include "ui/explorer/explorer.hpp"
-#include "ui/strings.hpp"
-#include "ui/theme.hpp"
+#include "ui/i18n/strings.hpp"
+#include "ui/widgets/theme.hpp"
 
 namespace attn::ui {
 namespace {

@@ -129,7 +129,7 @@ void update_result(AppState& state) {
   }
   // Histograms only when the stats view shows them (stats_view bins them on demand otherwise).
   state.explorer_job = std::make_unique<ExplorerJob>(config, state.result ? &*state.result : nullptr, trained,
-                                                     /*histograms=*/state.view == View::Stats);
+                                                     /*histograms=*/open_view(state).histograms);
   state.explorer_job_ms = 0;
   run_job(state, start, true);
   if (state.explorer_job->done()) show_result(state, state.explorer_job->take());

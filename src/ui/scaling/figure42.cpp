@@ -10,17 +10,17 @@
 
 #include <imgui.h>
 
-#include "ui/explorer/explorer.hpp"
-#include "ui/panel.hpp"
+#include "ui/i18n/strings.hpp"
 #include "ui/scaling/scaling.hpp"
-#include "ui/strings.hpp"
-#include "ui/theme.hpp"
+#include "ui/state/records.hpp"
+#include "ui/widgets/panel.hpp"
+#include "ui/widgets/theme.hpp"
 
 namespace attn::ui {
 
 // Colours shared by the lab's plots: raw = orange, scaled = blue (tab10),
 // theory grey, the chapter's d_k values as grey dashes and the reader's
-// d_k as red ones, all from the theme's palette (ui/theme.hpp).
+// d_k as red ones, all from the theme's palette (ui/widgets/theme.hpp).
 ImU32 raw_color() { return plot::SeriesColor(1); }
 ImU32 scaled_color() { return plot::SeriesColor(0); }
 ImU32 theory_color() { return current_palette().neutral; }

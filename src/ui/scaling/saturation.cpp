@@ -12,11 +12,11 @@
 
 #include <imgui.h>
 
-#include "ui/explorer/explorer.hpp"
-#include "ui/panel.hpp"
+#include "ui/i18n/strings.hpp"
 #include "ui/scaling/scaling.hpp"
-#include "ui/strings.hpp"
-#include "ui/theme.hpp"
+#include "ui/state/records.hpp"
+#include "ui/widgets/panel.hpp"
+#include "ui/widgets/theme.hpp"
 
 namespace attn::ui {
 namespace {

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ui/app.hpp"
+#include "ui/state/app_state.hpp"
 
 namespace attn::ui {
 

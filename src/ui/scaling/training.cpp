@@ -11,10 +11,10 @@
 
 #include <imgui.h>
 
-#include "ui/explorer/explorer.hpp"
-#include "ui/panel.hpp"
+#include "ui/i18n/strings.hpp"
 #include "ui/scaling/scaling.hpp"
-#include "ui/strings.hpp"
+#include "ui/state/records.hpp"
+#include "ui/widgets/panel.hpp"
 
 namespace attn::ui {
 namespace {

@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "ui/explorer/explorer.hpp"
-#include "ui/ids.hpp"
 #include "ui/scaling/scaling.hpp"
-#include "ui/tabs.hpp"
+#include "ui/state/records.hpp"
+#include "ui/widgets/ids.hpp"
+#include "ui/widgets/tabs.hpp"
 
 namespace attn::ui {
 namespace {
@@ -61,7 +61,7 @@ void scaling_view(AppState& state) {
     tabs.push_back({spec.label_key, std::string("scaling_tab_") + spec.id});
   }
   tab_bar(
-      state, "##scaling_panels", tabs, &selected, &lab.select_panel_frames, "##scaling_panel",
+      state.controls, "##scaling_panels", tabs, &selected, &lab.select_panel_frames, "##scaling_panel",
       [&](int i) {
         lab.panel = panels()[std::size_t(i)].panel;
         panels()[std::size_t(i)].draw(state);

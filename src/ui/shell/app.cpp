@@ -1,0 +1,311 @@
+// The frame function, layout and state export; see app.hpp. The views are
+// listed in views.cpp, the explorer's panels live in explorer/ (its core runs
+// in explorer/update.cpp), the Figure 4.1 panels in fig41_panels.cpp.
+#include "ui/shell/app.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+
+#include <imgui.h>
+#include <imgui_internal.h>  // ImHashStr
+#include <nlohmann/json.hpp>
+
+#include "api/explorer_json.hpp"
+#include "ui/a11y/a11y.hpp"
+#include "ui/explorer/explorer.hpp"
+#include "ui/i18n/strings.hpp"
+#include "ui/scaling/scaling.hpp"
+#include "ui/shell/notices.hpp"
+#include "ui/shell/views.hpp"
+#include "ui/widgets/panel.hpp"
+#include "ui/widgets/theme.hpp"
+
+namespace attn::ui {
+
+// The platform's scale change keeps the theme the style was built for
+// (theme.hpp); app_frame makes the style follow state.theme.
+namespace {
+
+// ---- the frame's layout -------------------------------------------------------
+// controls=full: the set-up panel left of the view, a button on the tab bar
+// hides it; compact: the same panel, hidden until the button opens it; none:
+// only the open view, no tab bar. A window narrower than about 560 CSS pixels
+// (43 lines of text) would give the side panel over 40 % of its width: there
+// the set-up starts hidden and, when opened, takes the view's place until the
+// button closes it again. The button's last choice is kept per mode and per
+// width class: a window resized to a phone's width never hides the figure
+// behind a panel the reader opened beside it.
+
+bool narrow_window() { return ImGui::GetIO().DisplaySize.x < ImGui::GetFontSize() * 43.0f; }
+
+// The reader's last use of the set-up button in this mode at this width
+// class: -1 never (the mode's default), 0 hidden, 1 shown. UI-only, so it
+// lives in the host window's ImGui storage rather than in the state the URL
+// carries. (Looked up by a key fixed here: ImGui::GetID would differ inside
+// the tab bar.)
+int& setup_choice(ControlsMode mode, bool narrow) {
+  const char* keys[2][2] = {{"##setup_full_wide", "##setup_full_narrow"},
+                            {"##setup_compact_wide", "##setup_compact_narrow"}};
+  const ImGuiID key = ImHashStr(keys[mode == ControlsMode::Full ? 0 : 1][narrow ? 1 : 0]);
+  return *ImGui::GetStateStorage()->GetIntRef(key, -1);
+}
+
+bool setup_shown(ControlsMode mode, bool narrow) {
+  const int choice = setup_choice(mode, narrow);
+  if (choice >= 0) return choice == 1;
+  return mode == ControlsMode::Full && !narrow;
+}
+
+// The scaling lab is open: its statistics are computed (its training runs whenever started).
+bool scaling_open(const AppState& state) { return open_view(state).source == ViewSource::Scaling; }
+
+// The open view's controls: the explorer's set-up, or the scaling lab's.
+void setup_child(AppState& state, const ImVec2& size) {
+  ImGui::BeginChild("##setup", size, true);
+  if (open_view(state).source == ViewSource::Scaling) scaling_setup_panel(state);
+  else setup_panel(state);
+  ImGui::EndChild();
+  record_region(state, "setup_panel");
+}
+
+ViewsFrame frame_views(AppState& state) {
+  ViewsFrame frame;
+  const ControlsMode mode = state.controls_mode;
+  const auto update = [&state] {
+    update_result(state);  // the set-up may have changed the config
+    scaling_update(state, scaling_open(state), /*fill_curves=*/false);
+  };
+  if (mode == ControlsMode::None) {
+    frame.tabs = false;
+    frame.around = [update](const std::function<void()>& view) {
+      update();
+      view();
+    };
+    return frame;
+  }
+  const bool narrow = narrow_window(), shown = setup_shown(mode, narrow);
+  frame.leading = [&state, mode, narrow, shown] {
+    // "###": one id for both labels, so the button keeps its place on the bar.
+    const std::string label = std::string(tr(shown ? "setup.toggle.hide" : "setup.toggle.show")) + "###setup_toggle";
+    if (ImGui::TabItemButton(label.c_str(), ImGuiTabItemFlags_Leading | ImGuiTabItemFlags_NoTooltip))
+      setup_choice(mode, narrow) = shown ? 0 : 1;
+    record_control(state, "setup_toggle");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("setup.toggle.help"));
+  };
+  const float setup_w = std::floor(std::clamp(ImGui::GetIO().DisplaySize.x * 0.25f, ImGui::GetFontSize() * 15.0f,
+                                              ImGui::GetFontSize() * 22.0f));
+  frame.around = [&state, update, shown, narrow, setup_w](const std::function<void()>& view) {
+    if (shown && narrow) {  // the set-up in the view's place
+      setup_child(state, ImVec2(0, 0));
+      update();
+      return;
+    }
+    if (shown) {
+      setup_child(state, ImVec2(setup_w, 0));
+      ImGui::SameLine();
+    }
+    update();
+    ImGui::BeginChild("##view_body", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollWithMouse);
+    view();
+    plot::ScrollWindowWithWheel();
+    ImGui::EndChild();
+  };
+  return frame;
+}
+
+}  // namespace
+
+void app_frame(AppState& state) {
+  const auto frame_start = std::chrono::steady_clock::now();
+  ++state.frames;
+  const int select_view_frames = state.select_view_frames, select_panel_frames = state.scaling.select_panel_frames;
+  plot::SetCurrentContext(&state.plot);
+  follow_theme(state.theme);  // before any window: the whole frame in one theme
+  state.layout.clear();
+  state.a11y_tables.clear();
+  state.controls.clear();
+  ImGui::GetIO().ConfigInputTextCursorBlink = !state.reduced_motion;
+  const ImGuiIO& io = ImGui::GetIO();
+  state.framebuffer_w = int(std::lround(io.DisplaySize.x * io.DisplayFramebufferScale.x));
+  state.framebuffer_h = int(std::lround(io.DisplaySize.y * io.DisplayFramebufferScale.y));
+  continue_retraining(state);
+  update_result(state);
+  // The lab's statistics only while it is shown; its training whenever it runs.
+  scaling_train(state, scaling_open(state));
+  scaling_update(state, scaling_open(state), /*fill_curves=*/true);
+
+  // One host window covering the canvas, holding the tab bar, the set-up
+  // panel and the open view as frame_views chooses: nothing overlaps at any size.
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(io.DisplaySize);
+  const ImGuiWindowFlags host_flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::Begin("##lab", nullptr, host_flags);
+  draw_notices(state);
+  if (state.result) draw_views(state, frame_views(state));
+  else setup_child(state, ImVec2(0, 0));  // no result yet: the set-up is the way to one
+  if (open_view(state).source == ViewSource::Explorer) handle_cell_keys(state);  // a11y.hpp
+  // A tab bar counts its selection frames down; without one (controls "none",
+  // another view open) nothing would, and the app would never go idle. Before
+  // the first result there are no tabs yet: while its recompute runs (a few
+  // frames for a big config) the selection waits for them.
+  if (state.result || !state.explorer_job) {
+    if (state.select_view_frames == select_view_frames) state.select_view_frames = std::max(0, select_view_frames - 1);
+    if (state.scaling.select_panel_frames == select_panel_frames)
+      state.scaling.select_panel_frames = std::max(0, select_panel_frames - 1);
+  }
+  if (state.settle_frames > 0 && !state.explorer_job) --state.settle_frames;
+  ImGui::End();
+  // What is left of the frame's share goes to a pending recompute, for the
+  // newest config (the set-up panel may have changed it in this frame).
+  continue_explorer_job(state);
+  state.frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count();
+  if (state.recent_frame_ms.size() == AppState::kRecentFrames)
+    state.recent_frame_ms.erase(state.recent_frame_ms.begin());
+  state.recent_frame_ms.push_back(float(state.frame_ms));
+}
+
+bool app_busy(const AppState& state) {
+  int steps = 0, target = 0;
+  ExplorerProgress progress;
+  return state.select_view_frames > 0 || state.scaling.select_panel_frames > 0 || state.settle_frames > 0 ||
+         retraining_progress(state, &steps, &target) || explorer_progress(state, &progress) ||
+         (open_view(state).histograms && state.result && !has_histograms(*state.result)) ||
+         scaling_busy(state.scaling, scaling_open(state)) ||
+         (open_view(state).source == ViewSource::Chapter && !state.fig41);
+}
+
+void app_shutdown(AppState& state) { plot::ShutdownContext(state.plot); }
+
+std::string current_config_json(const AppState& state) { return api::print_explorer_config(state.config); }
+
+namespace {
+
+nlohmann::json rect_json(const AppState& state, float x, float y, float w, float h) {
+  nlohmann::json item = {{"x", x}, {"y", y}, {"w", w}, {"h", h}};
+  if (state.css_pixel_ratio > 0) {
+    const double r = state.css_pixel_ratio;
+    item["css_x"] = x / r;
+    item["css_y"] = y / r;
+    item["css_w"] = w / r;
+    item["css_h"] = h / r;
+  }
+  return item;
+}
+
+// The compute() config that reproduces the heatmaps on screen: the chapter
+// view draws the Figure 4.1 experiment itself, every other view the explorer's
+// last result (while a change is retraining or rejected, that is not the
+// reader's current config).
+nlohmann::json layout_config(const AppState& state) {
+  if (open_view(state).source == ViewSource::Chapter) return nlohmann::json{{"experiment", "fig41"}};
+  const ExplorerConfig& shown = state.result ? state.result->config : state.config;
+  return nlohmann::json::parse(api::print_explorer_config(shown), nullptr, false);
+}
+
+}  // namespace
+
+std::string layout_json(const AppState& state) {
+  using nlohmann::json;
+  json heatmaps = json::array();
+  for (const HeatmapLayout& entry : state.layout) {
+    json item = rect_json(state, float(entry.cells.x), float(entry.cells.y), float(entry.cells.w), float(entry.cells.h));
+    item["name"] = entry.name;
+    item["source"] = entry.source;
+    item["head"] = entry.head;
+    item["rows"] = entry.cells.rows;
+    item["cols"] = entry.cells.cols;
+    item["row0"] = entry.cells.row0;
+    item["col0"] = entry.cells.col0;
+    item["lo"] = entry.spec.lo;  // float -> double is exact; dumped round-trip
+    item["hi"] = entry.spec.hi;
+    item["colormap"] = gfx::colormap_name(entry.spec.colormap);
+    item["zoomable"] = entry.zoomable;
+    if (entry.masked) item["masked_color"] = {gfx::kMaskedColor.r, gfx::kMaskedColor.g, gfx::kMaskedColor.b};
+    heatmaps.push_back(std::move(item));
+  }
+  json controls = json::object();
+  for (const auto& [name, r] : state.controls) controls[name] = rect_json(state, r.x, r.y, r.w, r.h);
+  json layout = {{"config", layout_config(state)},
+                 {"heatmaps", std::move(heatmaps)},
+                 {"controls", std::move(controls)},
+                 {"view", view_id(state.view)},
+                 {"framebuffer", {{"w", state.framebuffer_w}, {"h", state.framebuffer_h}}}};
+  if (state.css_pixel_ratio > 0) layout["device_pixel_ratio"] = state.css_pixel_ratio;
+  return layout.dump();
+}
+
+namespace {
+
+nlohmann::json retraining_json(const AppState& state) {
+  int steps = 0, target = 0;
+  if (!retraining_progress(state, &steps, &target)) return nullptr;
+  return {{"steps", steps}, {"target", target}};
+}
+
+nlohmann::json pending_json(const AppState& state) {
+  ExplorerProgress p;
+  if (!explorer_progress(state, &p)) return nullptr;
+  return {{"pieces_done", p.pieces_done}, {"pieces", p.pieces},     {"heads_done", p.heads_done},
+          {"heads", p.heads},             {"percent", p.percent()}, {"config", nlohmann::json::parse(api::print_explorer_config(state.explorer_job->config()), nullptr, false)}};
+}
+
+}  // namespace
+
+namespace {
+
+// Every view in tab order, from the views table: the tests take the list from
+// here (state().views, attention_app --views) rather than repeating it.
+nlohmann::json views_table_json() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ViewSpec& spec : views())
+    out.push_back({{"id", spec.id}, {"source", view_source_id(spec.source)}, {"debug_only", spec.debug_only}});
+  return out;
+}
+
+}  // namespace
+
+std::string views_json() { return views_table_json().dump(); }
+
+std::string state_json(const AppState& state) {
+  using nlohmann::json;
+  json tokens = json::array(), stats = json::array();
+  int heads = 0;
+  if (state.result) {
+    for (const std::string& token : state.result->tokens) tokens.push_back(token);
+    heads = int(state.result->attention.heads.size());
+    // The numbers as the reader sees them: parsed back from the displayed text.
+    for (const StatsRow& row : stats_table_text(*state.result)) {
+      json item = {{"min", std::strtod(row.min.c_str(), nullptr)},
+                   {"max", std::strtod(row.max.c_str(), nullptr)},
+                   {"mean", std::strtod(row.mean.c_str(), nullptr)},
+                   {"mean_entropy", std::strtod(row.mean_entropy.c_str(), nullptr)}};
+      if (row.head == "avg") item["head"] = "avg";
+      else item["head"] = std::atoi(row.head.c_str());
+      stats.push_back(std::move(item));
+    }
+  }
+  json out = {{"config", json::parse(api::print_explorer_config(state.config), nullptr, false)},
+              {"tokens", std::move(tokens)},
+              {"selected_query", state.selected_query},
+              {"selected_head", state.selected_head},
+              {"view", view_id(state.view)},
+              {"views", views_table_json()},
+              {"lang", current_language().code},
+              {"heads", heads},
+              {"stats_table", std::move(stats)},
+              {"error", state.error},
+              {"retraining", retraining_json(state)},
+              {"pending", pending_json(state)},
+              {"scaling", scaling_state_json(state.scaling)},
+              {"frames", state.frames},
+              {"reduced_motion", state.reduced_motion},
+              {"cursor", {{"key", state.cursor.key}, {"shown", state.cursor.shown}, {"moves", state.cursor.moves}}},
+              {"notices", state.notices},
+              {"timings_ms", {{"compute", state.compute_ms}, {"frame", state.frame_ms}, {"recent", state.recent_frame_ms}}}};
+  return out.dump();
+}
+
+}  // namespace attn::ui

@@ -1,0 +1,144 @@
+// The views table (state/views.hpp) and its tab bar (shell/views.hpp).
+#include "ui/shell/views.hpp"
+
+#include <imgui.h>
+
+#include "ui/a11y/a11y_views.hpp"
+#include "ui/chapter/fig41_panels.hpp"
+#include "ui/explorer/explorer.hpp"
+#include "ui/i18n/strings.hpp"
+#include "ui/scaling/scaling.hpp"
+#include "ui/shell/export.hpp"
+#include "ui/state/app_state.hpp"
+#include "ui/widgets/ids.hpp"
+#include "ui/widgets/tabs.hpp"
+
+namespace attn::ui {
+namespace {
+
+// The interface language, at the right end of the tab bar: its own name,
+// and a popup of every language by its own name. Switching changes only the
+// texts (tr()); the reader's state stays as it is.
+void language_button(AppState& state) {
+  if (ImGui::TabItemButton(current_language().name, ImGuiTabItemFlags_Trailing | ImGuiTabItemFlags_NoTooltip))
+    ImGui::OpenPopup("##languages");
+  record_control(state, "language");
+  if (!ImGui::BeginPopup("##languages")) return;
+  for (const Language& language : languages()) {
+    if (ImGui::Selectable(language.name, &language == &current_language())) set_language(language.code);
+    record_control(state, std::string("language_") + language.code);
+  }
+  ImGui::EndPopup();
+}
+
+// "Copy link": the platform copies the URL of this exact state (lab_state.hpp)
+// and says so until the state changes.
+void link_button(AppState& state) {
+  if (ImGui::TabItemButton(tr(state.link_copied ? "link.copied" : "link.copy"), ImGuiTabItemFlags_Trailing))
+    state.copy_link_request = true;
+  record_control(state, "copy_link");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("link.copy.help"));
+}
+
+// The chapter's Figure 4.1 is fixed: computed the first time it is shown.
+void chapter_view(AppState& state) {
+  if (!state.fig41) state.fig41 = run_figure41();
+  fig41_panels(state);
+}
+
+}  // namespace
+
+const std::vector<ViewSpec>& views() {
+  using S = ViewSource;
+  using E = ViewExports;
+  // view, id, label, source, draw, describe, exports, a11y controls, cell cursor, histograms, debug only
+  static const std::vector<ViewSpec> table = {
+      {View::Heatmaps, "heatmaps", "tab.heatmaps", S::Explorer, heatmaps_view, describe_heatmaps, E::Matrices, true,
+       true, false, false},
+      {View::Focus, "focus", "tab.focus", S::Explorer, focus_view, describe_focus, E::Matrices, true, false, false,
+       false},
+      {View::Steps, "steps", "tab.steps", S::Explorer, steps_view, describe_steps, E::Matrices, true, false, false,
+       false},
+      {View::Lines, "lines", "tab.lines", S::Explorer, lines_view, describe_lines, E::Matrices, true, false, false,
+       false},
+      {View::Stats, "stats", "tab.stats", S::Explorer, stats_view, describe_stats, E::Matrices, true, false, true,
+       false},
+      {View::Chapter, "chapter", "tab.chapter", S::Chapter, chapter_view, describe_chapter, E::Png, false, false,
+       false, false},
+      {View::Scaling, "scaling", "tab.scaling", S::Scaling, scaling_view, describe_scaling, E::Png, true, false,
+       false, false},
+      {View::Debug, "debug", "tab.debug", S::Explorer, debug_view, describe_debug, E::Matrices, false, false, false,
+       true},
+  };
+  return table;
+}
+
+const ViewSpec& view_spec(View view) {
+  for (const ViewSpec& spec : views())
+    if (spec.view == view) return spec;
+  return views().front();
+}
+
+const ViewSpec& open_view(const AppState& state) { return view_spec(state.view); }
+
+const char* view_id(View view) { return view_spec(view).id; }
+
+const char* view_source_id(ViewSource source) {
+  switch (source) {
+    case ViewSource::Explorer: return "explorer";
+    case ViewSource::Chapter: return "chapter";
+    case ViewSource::Scaling: return "scaling";
+  }
+  return "explorer";
+}
+
+bool view_from_id(const std::string& id, View* view) {
+  for (const ViewSpec& spec : views())
+    if (id == spec.id) {
+      *view = spec.view;
+      return true;
+    }
+  return false;
+}
+
+std::string view_ids() { return join_ids(views()); }
+
+void draw_views(AppState& state, const ViewsFrame& frame) {
+  const auto draw_view = [&](const ViewSpec& spec) {
+    const auto view = [&] {
+      spec.draw(state);
+      record_view_area(state);  // the export's PNG region
+      record_scrollbar(state, "view_scrollbar");
+    };
+    if (frame.around) frame.around(view);
+    else view();
+  };
+  if (!frame.tabs) {
+    ImGui::BeginChild("##view", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollWithMouse);
+    draw_view(view_spec(state.view));
+    plot::ScrollWindowWithWheel();
+    ImGui::EndChild();
+    return;
+  }
+  std::vector<TabItem> tabs;
+  int selected = 0;
+  for (const ViewSpec& spec : views()) {
+    if (spec.view == state.view) selected = int(tabs.size());
+    tabs.push_back({spec.label_key, std::string("tab_") + spec.id, !spec.debug_only || state.debug});
+  }
+  tab_bar(
+      state.controls, "##views", tabs, &selected, &state.select_view_frames, "##view",
+      [&](int i) {
+        state.view = views()[std::size_t(i)].view;
+        draw_view(views()[std::size_t(i)]);
+      },
+      [&] {
+        export_button(state);  // ui/shell/export.hpp
+        link_button(state);
+        language_button(state);
+      },
+      frame.leading, "tab_combo");
+  state.view = views()[std::size_t(selected)].view;
+}
+
+}  // namespace attn::ui

@@ -1,0 +1,107 @@
+// The lab's whole UI state (AppState; default = the explorer on "The cat
+// sat on the mat"); shell/app.hpp draws a frame of it.
+//
+// The reader's choices are one attn::ExplorerConfig (serialisable through
+// api::print_explorer_config; its fields are core/explorer_fields.hpp's table)
+// plus the scaling lab's; everything else here is UI-only state (which view,
+// which query and head are selected, zoom), results derived from the config
+// (explorer/update.cpp) or the last frame's outputs. The views are listed in
+// shell/views.cpp (their ids: views.hpp); the state as fields (URL, flags, a
+// host page's set/get) in lab_state.hpp.
+// The platform layer (src/platform) owns the window and the ImGui backends;
+// it only sets the few platform facts below and reads the outputs back.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/export_tables.hpp"
+#include "core/experiments.hpp"
+#include "core/explorer.hpp"
+#include "gfx/colormap.hpp"
+#include "ui/state/records.hpp"
+#include "ui/state/scaling_lab.hpp"
+#include "ui/state/views.hpp"
+#include "ui/widgets/plot.hpp"
+#include "ui/widgets/records.hpp"
+#include "ui/widgets/theme.hpp"
+
+namespace attn::ui {
+
+// How much of the lab an embedding page shows (?controls=): full = the set-up
+// panel and the tabs; compact = the set-up panel behind a button; none = only
+// the open view's figure, as in a book.
+enum class ControlsMode { Full, Compact, None };
+
+struct AppState {
+  // ---- what the reader chose (serialisable: api::print_explorer_config) ------
+  ExplorerConfig config;
+  Theme theme = Theme::Light;
+  ControlsMode controls_mode = ControlsMode::Full;
+
+  // ---- UI-only state ----------------------------------------------------------
+  View view = View::Heatmaps;
+  int select_view_frames = 2;  // > 0: the tab bar follows `view` (presets, URL) for this many frames
+  int selected_query = 0;
+  int selected_head = -1;      // -1: the head average
+  plot::HeatmapZoom zoom;      // shared by the head heatmaps, so they move together
+  plot::HeatmapCells zoom_window;  // the window the head heatmaps showed last frame
+  CellCursor cursor;           // the keyboard's cell in the selected head's heatmap (records.hpp, a11y.hpp)
+  std::vector<bool> lines_head_visible;  // head lines view: which heads are drawn
+  bool debug = false;          // shows the debug tab (always on desktop, ?debug=1 on the web)
+  gfx::Colormap average_colormap = gfx::Colormap::YlOrRd;  // the chapter's choice
+  gfx::Colormap head_colormap = gfx::Colormap::Viridis;
+  bool histograms_per_head = false;  // false: the chapter's overlay; true: one plot per head
+  bool fig41_shared_scale = false;   // false: one colour bar per panel, as the book; true: one range for all
+
+  // ---- platform facts, set before each frame --------------------------------
+  float css_pixel_ratio = 0;  // web: devicePixelRatio, adds css_* to the layout; 0 natively
+  bool reduced_motion = false;  // web: prefers-reduced-motion: reduce (no blinking text cursor)
+
+  // ---- results from the core (explorer/update.cpp) ----------------------------
+  // The core runs when `config` differs from `checked_config`, the config the
+  // last update looked at: controls only edit `config`.
+  std::optional<ExplorerConfig> checked_config;
+  std::string error;                    // check_explorer_config's message, "" when fine
+  std::optional<ExplorerResult> result;  // the last good result (kept while error is set)
+  std::optional<TrainedWeights> trained;  // the last trained projection's weights
+  std::unique_ptr<Trainer> retraining;   // a trained config's model, retrained a slice per frame
+  // The recompute of checked_config, a slice per frame (explorer/update.cpp);
+  // result keeps the last one on screen meanwhile.
+  std::unique_ptr<ExplorerJob> explorer_job;
+  double explorer_job_ms = 0;      // its compute time so far
+  long long explorer_frame = -1;   // the frame explorer_frame_ms belongs to
+  double explorer_frame_ms = 0;    // compute time spent in that frame
+  // Frames still to draw after a result arrived with no input (a pending job
+  // completed): Dear ImGui lays new windows and tables out over two frames.
+  int settle_frames = 0;
+  std::optional<Figure41> fig41;        // the chapter view (computed on first use)
+  ScalingLab scaling;                   // the scaling lab: its choices, results and trainers
+
+  // ---- messages for the reader ----------------------------------------------
+  // Bad URL parameters or host-page messages: what was asked and what was used
+  // instead, shown as a dismissable notice above the view until closed.
+  std::vector<std::string> notices;
+  bool copy_link_request = false;  // "Copy link" was pressed: the platform copies the state's URL
+  bool link_copied = false;        // ... and did; the button says so until the state changes
+
+  // ---- outputs of the last frame ---------------------------------------------
+  long long frames = 0;  // frames drawn since the start (state().frames): an idle page draws none
+  int framebuffer_w = 0, framebuffer_h = 0;
+  std::vector<HeatmapLayout> layout;
+  std::vector<A11yTable> a11y_tables;  // every heatmap drawn, as a table (records.hpp)
+  Controls controls;  // where the widgets landed (widgets/records.hpp)
+  double compute_ms = 0, frame_ms = 0;  // the last result's compute time (all its slices); last whole app_frame
+  std::vector<float> recent_frame_ms;  // the last kRecentFrames app_frame times, oldest first (state().timings_ms.recent)
+  static constexpr std::size_t kRecentFrames = 120;
+  std::string dump_request;  // every matrix as JSON, set by the debug button; the platform saves it
+  std::vector<api::ExportFile> export_requests;  // files asked for in the export popup (api/export_tables.hpp); the platform saves them
+  std::string png_request;  // the view's PNG at 2x was asked for: its file name ("" = none); the platform renders and saves it
+
+  // ---- the plot layer (owns the heatmap GL textures) --------------------------
+  plot::Context plot;
+};
+
+}  // namespace attn::ui

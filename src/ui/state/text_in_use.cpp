@@ -1,0 +1,80 @@
+// See text_in_use.hpp.
+#include "ui/state/text_in_use.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iterator>
+
+#include <imgui.h>
+
+#include "core/tokenizer.hpp"
+#include "ui/i18n/strings.hpp"
+#include "ui/state/app_state.hpp"
+
+namespace attn::ui {
+namespace {
+
+void sort_unique(std::vector<uint32_t>* cps) {
+  std::sort(cps->begin(), cps->end());
+  cps->erase(std::unique(cps->begin(), cps->end()), cps->end());
+}
+
+// The string table never changes at run time: its characters are collected
+// once per language (the tables are static, so their address is their identity).
+const std::vector<uint32_t>& table_characters(const Language& language) {
+  static const Language* cached_for = nullptr;
+  static std::vector<uint32_t> cached;
+  if (cached_for != &language) {
+    cached.clear();
+    for (std::size_t i = 0; i < language.count; ++i) append_code_points(language.entries[i].text, &cached);
+    sort_unique(&cached);
+    cached_for = &language;
+  }
+  return cached;
+}
+
+}  // namespace
+
+void append_code_points(std::string_view text, std::vector<uint32_t>* out) {
+  for (std::size_t i = 0; i < text.size();) {
+    // ASCII is the common case: skip it without decoding.
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    out->push_back(uint32_t(decode_utf8(text, i)));
+  }
+}
+
+std::vector<uint32_t> characters_in_use(const AppState& state) {
+  std::vector<uint32_t> dynamic;
+  append_code_points(state.config.text, &dynamic);
+  if (state.result)
+    for (const std::string& token : state.result->tokens) append_code_points(token, &dynamic);
+  for (const std::string& token : state.scaling.example_tokens) append_code_points(token, &dynamic);
+  append_code_points(state.error, &dynamic);
+  sort_unique(&dynamic);
+  const std::vector<uint32_t>& table = table_characters(current_language());
+  std::vector<uint32_t> all;
+  all.reserve(table.size() + dynamic.size());
+  std::set_union(table.begin(), table.end(), dynamic.begin(), dynamic.end(), std::back_inserter(all));
+  return all;
+}
+
+std::string missing_glyphs_note(std::string_view text) {
+  // Without a frame (UI tests without a window) there is no font to ask.
+  const ImFont* font = ImGui::GetCurrentContext() ? ImGui::GetFont() : nullptr;
+  if (!font) return "";
+  std::string note;
+  for (std::size_t i = 0; i < text.size();) {
+    const uint32_t cp = uint32_t(decode_utf8(text, i));
+    const bool drawn = cp < 0x80 || font->FindGlyphNoFallback(ImWchar(cp)) != nullptr;  // (ImWchar is 32-bit)
+    if (drawn) continue;
+    char code[16];
+    std::snprintf(code, sizeof code, "U+%04X", unsigned(cp));
+    note += (note.empty() ? " (" : " ") + std::string(code);
+  }
+  return note.empty() ? note : note + ")";
+}
+
+}  // namespace attn::ui

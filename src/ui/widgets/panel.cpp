@@ -1,0 +1,105 @@
+// Panel scaffolding; see panel.hpp.
+#include "ui/widgets/panel.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/widgets/theme.hpp"
+
+namespace attn::ui {
+
+void help_marker(const char* text) {
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+void title_with_help(const char* title, const char* help) {
+  const float marker_w = ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("(?)").x;
+  if (ImGui::CalcTextSize(title).x + marker_w <= ImGui::GetContentRegionAvail().x) {
+    ImGui::TextUnformatted(title);
+    ImGui::SameLine();
+    help_marker(help);
+    return;
+  }
+  help_marker(help);
+  ImGui::SameLine();
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(title);
+  ImGui::PopTextWrapPos();
+}
+
+bool begin_panel(const char* id, const ImVec2& size, const char* title, const char* help,
+                 const char* formula) {
+  const bool visible = ImGui::BeginChild(id, size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  if (!visible) return false;
+  title_with_help(title, help);
+  if (formula && *formula) {
+    // Formulas in a quiet blue, so they read as maths rather than as labels.
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().formula));
+    ImGui::PushTextWrapPos(0.0f);  // narrow panels wrap the formula instead of clipping it
+    ImGui::TextUnformatted(formula);
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+  }
+  return true;
+}
+
+void end_panel() { ImGui::EndChild(); }
+
+ImVec2 grid_cell(int count, int* columns, float min_side) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 gap = ImGui::GetStyle().ItemSpacing;
+  count = std::max(count, 1);
+  ImVec2 best(1, 1);
+  int best_columns = 1;
+  float best_side = -1;
+  // The column count whose panels have the largest square side wins.
+  for (int c = 1; c <= count; ++c) {
+    const int r = (count + c - 1) / c;
+    const float w = std::floor((avail.x - gap.x * float(c - 1)) / float(c));
+    const float h = std::floor((avail.y - gap.y * float(r - 1)) / float(r));
+    const float side = std::min(w, h);
+    if (side > best_side) {
+      best_side = side;
+      best = ImVec2(std::max(w, 1.0f), std::max(h, 1.0f));
+      best_columns = c;
+    }
+  }
+  // Too small: keep panels at min_side and let the view scroll instead.
+  if (best_side < min_side) {
+    best_columns = std::max(1, int((avail.x + gap.x) / (min_side + gap.x)));
+    best = ImVec2(std::max(min_side, std::floor((avail.x - gap.x * float(best_columns - 1)) / float(best_columns))),
+                  min_side);
+  }
+  if (columns) *columns = best_columns;
+  return best;
+}
+
+bool same_line_if_fits(float width) {
+  const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width > right_edge) return false;
+  ImGui::SameLine();
+  return true;
+}
+
+ImVec2 panel_grid(int count, int max_columns, float min_width, float min_height, int* columns) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 gap = ImGui::GetStyle().ItemSpacing;
+  count = std::max(count, 1);
+  int c = std::clamp(std::min(max_columns, count), 1, count);
+  while (c > 1 && (avail.x - gap.x * float(c - 1)) / float(c) < min_width) --c;
+  const int rows = (count + c - 1) / c;
+  const float w = std::floor((avail.x - gap.x * float(c - 1)) / float(c));
+  const float h = std::floor((avail.y - gap.y * float(rows - 1)) / float(rows));
+  if (columns) *columns = c;
+  // Never taller than the region: a panel can always be seen whole.
+  return ImVec2(std::max(w, 1.0f), std::max(h, std::min(min_height, std::max(avail.y, 1.0f))));
+}
+
+}  // namespace attn::ui
