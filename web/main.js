@@ -19,6 +19,7 @@
   // the browser's (zh* reads Chinese).
   const PAGE_TEXT = {
     en: {
+      htmlLang: 'en',
       title: 'Self-attention lab',
       loading: 'Loading the self-attention lab\u2026',
       noWebGL2: 'This lab needs WebGL2, which this browser or device does not provide. ' +
@@ -31,6 +32,7 @@
                    'itself as soon as the browser restores it; nothing you set is lost.',
     },
     zh: {
+      htmlLang: 'zh-CN',
       title: '自注意力实验室',
       loading: '正在加载自注意力实验室\u2026',
       noWebGL2: '本实验需要 WebGL2，但当前浏览器或设备不支持。请使用新版 Chrome、Firefox、Edge 或 Safari，' +
@@ -43,9 +45,12 @@
     },
   };
   const askedLang = new URLSearchParams(window.location.search).get('lang');
-  const lang = askedLang in PAGE_TEXT ? askedLang : (/^zh/i.test(navigator.language || '') ? 'zh' : 'en');
+  // The browser's language by its first subtag (zh-TW reads zh), as the app's language_for_tag.
+  const browserLang = (navigator.language || '').split(/[-_]/)[0].toLowerCase();
+  const known = (code) => Object.prototype.hasOwnProperty.call(PAGE_TEXT, code);  // not 'constructor'
+  const lang = known(askedLang) ? askedLang : (known(browserLang) ? browserLang : 'en');
   const text = PAGE_TEXT[lang];
-  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  document.documentElement.lang = text.htmlLang;
   document.title = text.title;
   statusText.textContent = text.loading;
 

@@ -109,28 +109,30 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* event, void* user_data) {
   return EM_TRUE;  // handled: neither the page nor the browser's own Ctrl+wheel zoom moves
 }
 
-// The page's URL query (location.search), as UTF-8.
-std::string url_search() {
+// A string the page computes (what = 0: location.search, 1: navigator.language), as UTF-8.
+std::string page_string(int what) {
   // wasm32: a pointer fits EM_ASM_INT (3.1.6 has no EM_ASM_PTR).
   char* value = reinterpret_cast<char*>(EM_ASM_INT({
-    const v = window.location.search || "";
+    const v = ($0 === 0 ? window.location.search : navigator.language) || "";
     const size = lengthBytesUTF8(v) + 1;
     const p = _malloc(size);
     stringToUTF8(v, p, size);
     return p;
-  }));
+  }, what));
   std::string text = value ? value : "";
   std::free(value);
   return text;
 }
 
+std::string url_search() { return page_string(0); }
+
 // The state the URL asks for (ui/state/lab_state.hpp: the same parameters as the
 // desktop's flags). The browser's language and colour scheme come first
-// (zh, zh-CN, zh-TW ... read the Chinese interface); ?lang= and ?theme=
-// override them. What cannot be applied becomes a notice on the page.
+// (ui::language_for_tag: zh, zh-CN, zh-TW ... read the Chinese interface);
+// ?lang= and ?theme= override them. What cannot be applied becomes a notice on the page.
 void apply_url(WebApp& app) {
   ui::AppState& state = app.state;
-  ui::set_language(EM_ASM_INT({ return /^zh/i.test(navigator.language || ""); }) ? "zh" : "en");
+  ui::set_language(ui::language_for_tag(page_string(1)));
   if (EM_ASM_INT({ return !!(window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches); }))
     state.theme = ui::Theme::Dark;
   // prefers-reduced-motion: nothing on the canvas moves by itself (the text cursor does not blink).

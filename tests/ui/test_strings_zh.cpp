@@ -115,5 +115,17 @@ TEST_CASE("the Chinese table: every English key, valid UTF-8, glyphs of the CJK 
   CHECK(std::string(tr("tab.heatmaps")) == "Heatmaps");
 }
 
+TEST_CASE("a browser's language tag reads the registered language of its first subtag") {
+  CHECK(std::string(language_for_tag("zh")) == "zh");
+  CHECK(std::string(language_for_tag("zh-CN")) == "zh");
+  CHECK(std::string(language_for_tag("zh-TW")) == "zh");
+  CHECK(std::string(language_for_tag("ZH_hant")) == "zh");
+  CHECK(std::string(language_for_tag("en-GB")) == "en");
+  CHECK(std::string(language_for_tag("fr-FR")) == "en");  // no French table: English
+  CHECK(std::string(language_for_tag("")) == "en");
+  CHECK(std::string(language_for_tag("zhx")) == "en");    // a subtag, not a prefix
+  for (const Language& language : languages()) CHECK(std::string(language_for_tag(language.code)) == language.code);
+}
+
 }  // namespace
 }  // namespace attn::ui

@@ -1,7 +1,8 @@
-// The current language and tr(); the tables are strings/*.cpp, and
+// The current language and tr(); the tables are i18n/languages/*.cpp, and
 // languages() is generated from them by the build (src/ui/CMakeLists.txt).
 #include "ui/i18n/strings.hpp"
 
+#include <cctype>
 #include <cstring>
 
 namespace attn::ui {
@@ -29,6 +30,14 @@ bool set_language(const std::string& code) {
 }
 
 const Language& current_language() { return g_current ? *g_current : languages().front(); }
+
+const char* language_for_tag(const std::string& tag) {
+  std::string primary = tag.substr(0, tag.find_first_of("-_"));
+  for (char& ch : primary) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  for (const Language& language : languages())
+    if (primary == language.code) return language.code;
+  return english_strings().code;
+}
 
 const char* tr(const char* key) {
   if (const char* text = find(current_language(), key)) return text;

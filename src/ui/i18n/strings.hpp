@@ -1,5 +1,5 @@
 // Every string a reader sees goes through tr("key"); the texts live in one
-// table per language, one file each: strings/<code>.cpp defines
+// table per language, one file each: i18n/languages/<code>.cpp defines
 // `const Language& strings_<code>()`, and the build registers every such file
 // (src/ui/CMakeLists.txt generates languages() from them, English first).
 // A key the current language lacks falls back to English, and a key no
@@ -33,8 +33,13 @@ const std::vector<Language>& languages();
 // Switches tr() to the language with this code; false (and no change) if unknown.
 bool set_language(const std::string& code);
 const Language& current_language();
+// The registered language a browser's language tag reads (navigator.language:
+// "zh-TW" reads "zh", "en-GB" "en"; case does not matter): the one whose code
+// is the tag or its first subtag, else English. A new language's table is
+// all it takes.
+const char* language_for_tag(const std::string& tag);
 
-// The English table (strings/en.cpp), the fallback of every other.
+// The English table (i18n/languages/en.cpp), the fallback of every other.
 const Language& english_strings();
 
 }  // namespace attn::ui
