@@ -294,6 +294,8 @@ namespace {
 // Natively a trial allocation (through a volatile pointer: a compiler may
 // drop a malloc whose block is never used, and with it the test).
 bool trial_allocation(long long bytes) {
+  // More than size_t holds (wasm32: 4 GiB) can never be had; the cast would wrap.
+  if (static_cast<unsigned long long>(bytes) > std::numeric_limits<std::size_t>::max()) return false;
   void* (*volatile allocate)(std::size_t) = std::malloc;
   void* block = allocate(static_cast<std::size_t>(bytes));
   std::free(block);
