@@ -188,7 +188,7 @@ std::string read_field(const ExplorerField& field, const Json& value, ExplorerCo
         } else if constexpr (std::is_same_v<M, Input ExplorerConfig::*>) {
           return read_experiment(value, out.*member);
         } else if constexpr (std::is_same_v<M, int ExplorerConfig::*>) {
-          return read_int(value, name, field.lo, field.hi, out.*member);
+          return read_int(value, name, int(field.lo), int(field.hi), out.*member);
         } else if constexpr (std::is_same_v<M, uint64_t ExplorerConfig::*>) {
           return read_seed(value, name, out.*member);
         } else if constexpr (std::is_same_v<M, bool ExplorerConfig::*>) {
@@ -317,11 +317,14 @@ const char* scope_text(FieldScope scope) {
   return "";
 }
 
-// What the field takes: "lo..hi" for whole numbers, then the field's own words.
+// What the field takes: "lo..hi" for numbers with a range, then the field's own words.
 std::string values_text(const ExplorerField& field) {
   std::string text;
-  if (std::holds_alternative<int ExplorerConfig::*>(field.member))
-    text = std::to_string(field.lo) + ".." + std::to_string(field.hi);
+  if (field.lo != field.hi) {
+    char range[64];
+    std::snprintf(range, sizeof range, "%g..%g", field.lo, field.hi);
+    text = range;
+  }
   if (*field.values) text += (text.empty() ? "" : ", ") + std::string(field.values);
   return text;
 }

@@ -31,7 +31,7 @@ const std::vector<ExplorerField>& explorer_fields() {
        "Whether the trained model divided its scores by sqrt(d_k)."},
       {"trained_lr", &C::trained_learning_rate, S::Trained, true, 0, 0, "a number > 0",
        "The trained model's Adam learning rate."},
-      {"temperature", &C::temperature, S::Any, false, 0, 0, "0.001..1000",
+      {"temperature", &C::temperature, S::Any, false, L::kMinTemperature, L::kMaxTemperature, "",
        "Divides the scaled scores: T > 1 flattens the weights, T < 1 sharpens them."},
       {"scale", &C::scale, S::Any, false, 0, 0, "`\"sqrt\"`, `\"none\"` or a number in (0, 1000]",
        "What the scores Q K^T are multiplied by: 1 / sqrt(d_head), 1, or this factor."},

@@ -43,9 +43,10 @@ struct ExplorerField {
   FieldMember member;
   FieldScope scope;
   bool shapes_inputs;  // a change needs new embeddings X or projections (otherwise they are reused)
-  int lo = 0, hi = 0;  // whole-number fields: the accepted range
-  const char* values;  // what it takes, for the documentation (markdown: "`true` or `false`"); whole-number
-                       // fields print "lo..hi" first, then this
+  double lo = 0, hi = 0;  // number fields (whole or float): the accepted range (lo == hi: none); a URL
+                         // value outside it is clamped to it (ui/state/lab_state.cpp)
+  const char* values;  // what it takes, for the documentation (markdown: "`true` or `false`"); number
+                       // fields with a range print "lo..hi" first, then this
   const char* doc;     // one sentence, for the documentation
 };
 

@@ -49,6 +49,23 @@ TEST_CASE("a URL means what it says") {
   CHECK(state.selected_query == 3);
 }
 
+TEST_CASE("a float field's range comes from the field table: a URL value outside it is clamped") {
+  AppState state;
+  auto notes = apply_url_query(state, "temperature=5000");
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0] == "temperature: 5000 is outside 0.001..1000; using 1000");
+  CHECK(state.config.temperature == 1000.0f);
+  notes = apply_url_query(state, "temperature=0.00001");
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0] == "temperature: 1e-05 is outside 0.001..1000; using 0.001");
+  CHECK(state.config.temperature == ExplorerLimits::kMinTemperature);
+  CHECK(apply_url_query(state, "temperature=0.25").empty());  // inside: as given
+  CHECK(state.config.temperature == 0.25f);
+  notes = apply_url_query(state, "temperature=-1");  // clamped too: the range says what is taken
+  REQUIRE(notes.size() == 1);
+  CHECK(state.config.temperature == ExplorerLimits::kMinTemperature);
+}
+
 TEST_CASE("bad URL values are named with what was used instead; numbers are clamped") {
   AppState state;
   const auto notes = apply_url_query(state, "view=nonsense&preset=zzz&dk=-5&d_model=5000&heads=x&mask=diagonal"

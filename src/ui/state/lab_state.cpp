@@ -273,18 +273,24 @@ bool config_text_valued(const ExplorerField& field) {
          std::holds_alternative<Projection ExplorerConfig::*>(field.member);
 }
 
-// One config field from the URL: applied on its own; a whole number out of
-// range is clamped to the field's range and reported.
+// One config field from the URL: applied on its own; a number out of the
+// field's range (a whole number for whole-number fields) is clamped to it and
+// reported.
 std::string apply_config_field(AppState& state, const ExplorerField& field, const Json& value, std::string* note) {
   const Json one = {{field.name, value}};
   std::string error = api::update_explorer_config(one, state.config);
-  if (error.empty() || field.lo == field.hi || !value.is_number()) return error;
+  if (field.lo == field.hi || !value.is_number()) return error;
+  // (A float out of range reads without an error: check_explorer_config refuses it later.)
   const double v = value.get<double>();
-  if (!std::isfinite(v) || std::trunc(v) != v || (v >= field.lo && v <= field.hi)) return error;
-  const int clamped = v < field.lo ? field.lo : field.hi;
-  if (!api::update_explorer_config({{field.name, clamped}}, state.config).empty()) return error;
-  *note = std::string(field.name) + ": " + number_text(v) + " is outside " + std::to_string(field.lo) + ".." +
-          std::to_string(field.hi) + "; using " + std::to_string(clamped);
+  const bool whole = std::holds_alternative<int ExplorerConfig::*>(field.member);
+  if (!std::isfinite(v) || (whole && std::trunc(v) != v) || (v >= field.lo && v <= field.hi)) return error;
+  const double clamped = v < field.lo ? field.lo : field.hi;
+  const Json clamped_json = whole ? Json(int(clamped)) : Json(float(clamped));
+  if (!api::update_explorer_config({{field.name, clamped_json}}, state.config).empty()) return error;
+  // A float field's bounds print as the float32 they are (0.001, not 0.0010000000474974513).
+  const auto bound = [whole](double x) { return number_text(whole ? x : float_json(float(x)).get<double>()); };
+  *note = std::string(field.name) + ": " + number_text(v) + " is outside " + bound(field.lo) + ".." + bound(field.hi) +
+          "; using " + bound(clamped);
   return {};
 }
 
