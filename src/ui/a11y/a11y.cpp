@@ -17,6 +17,7 @@
 #include "ui/i18n/strings.hpp"
 #include "ui/scaling/scaling.hpp"
 #include "ui/state/app_state.hpp"
+#include "ui/state/controls.hpp"
 #include "ui/state/export_requests.hpp"
 #include "ui/state/presets.hpp"
 #include "ui/widgets/theme.hpp"
@@ -108,10 +109,11 @@ struct Control {
   }
 };
 
-using Controls = std::vector<Control>;
+// The page's controls, in order (not widgets/records.hpp's Controls: where widgets landed).
+using PageControls = std::vector<Control>;
 
 // Appends a control; value is JSON text.
-Control& add(Controls& controls, const char* field, const char* label, const char* kind, std::string value) {
+Control& add(PageControls& controls, const char* field, const char* label, const char* kind, std::string value) {
   Control& c = controls.emplace_back();
   c.field = field;
   c.label = label;
@@ -120,21 +122,21 @@ Control& add(Controls& controls, const char* field, const char* label, const cha
   return c;
 }
 
-void add_int_select(Controls& controls, const char* field, const char* label, int value, const std::vector<int>& values) {
+void add_int_select(PageControls& controls, const char* field, const char* label, int value, const std::vector<int>& values) {
   Control& select = add(controls, field, label, "select", std::to_string(value));
   for (const int v : values) select.option(std::to_string(v), std::to_string(v));
 }
 
-void add_ranged(Controls& controls, const char* field, const char* label, const char* kind, double value, double lo,
-                double hi) {
-  Control& c = add(controls, field, label, kind, number(value));
-  c.min = number(lo);
-  c.max = number(hi);
+// A ranged control as its row describes it (state/controls.hpp): the set-up panel's widget has the same.
+void add_ranged(PageControls& controls, const RangedControl& row, double value) {
+  Control& c = add(controls, row.field, tr(row.label_key), row.typed ? "number" : "range", number(value));
+  c.min = number(row.lo);
+  c.max = number(row.hi);
 }
 
 // The explorer's set-up controls in the set-up panel's order, then the head
 // and query its views read.
-void explorer_controls(Controls& controls, const AppState& state) {
+void explorer_controls(PageControls& controls, const AppState& state) {
   const ExplorerConfig& c = state.config;
   const bool text = c.input == Input::Text;
   if (text) add(controls, "text", tr("setup.sentence"), "text", quote(c.text));
@@ -142,10 +144,10 @@ void explorer_controls(Controls& controls, const AppState& state) {
   Control& preset = add(controls, "preset", tr("setup.presets"), "select", quote(""));
   preset.option(quote(""), "(" + std::string(tr("setup.presets")) + ")");
   for (const Preset& p : presets()) preset.option(quote(p.id), tr(p.label_key.c_str()));
-  if (text) add_ranged(controls, "d_model", tr("setup.d_model"), "range", c.d_model, 8, 512);
-  add_ranged(controls, "heads", tr("setup.heads"), "range", c.heads, 1, kMaxUiHeads);
-  if (text) add_ranged(controls, "seed", tr("setup.seed"), "number", double(c.seed), 0, 9007199254740991.0);
-  add_ranged(controls, "temperature", tr("setup.temperature"), "number", c.temperature, 0.1, 5);
+  if (text) add_ranged(controls, ranged_control("d_model"), c.d_model);
+  add_ranged(controls, ranged_control("heads"), c.heads);
+  if (text) add_ranged(controls, ranged_control("seed"), double(c.seed));
+  add_ranged(controls, ranged_control("temperature"), c.temperature);
   Control& scale =
       add(controls, "scale", tr("setup.scale"), "select", quote(c.scale.kind == Scale::Kind::None ? "none" : "sqrt"));
   scale.option(quote("sqrt"), tr("setup.scale.sqrt")).option(quote("none"), tr("setup.scale.none"));
@@ -180,7 +182,7 @@ void explorer_controls(Controls& controls, const AppState& state) {
     for (std::size_t q = 0; q < n; ++q) all += (q ? "," : "") + row;
     mask.option(all + "]", tr(mask_label_key(Mask::Kind::Custom)));
   }
-  if (c.mask == Mask::Kind::Padding && text) add_ranged(controls, "pads", tr("setup.pads"), "range", c.pads, 0, 32);
+  if (c.mask == Mask::Kind::Padding && text) add_ranged(controls, ranged_control("pads"), c.pads);
   if (!state.result) return;
   const ExplorerResult& r = *state.result;
   Control& head = add(controls, "head", tr("a11y.head"), "select", std::to_string(state.selected_head));
@@ -193,7 +195,7 @@ void explorer_controls(Controls& controls, const AppState& state) {
 // The tab bar's Export popup: a file to pick (the page keeps the choice), then
 // the button saves it (a11y_press("export:<file>"), named as request_export
 // names files): the view's PNG, and in the explorer every matrix as CSV or JSON.
-void export_controls(Controls& controls, const AppState& state) {
+void export_controls(PageControls& controls, const AppState& state) {
   Control& what = add(controls, "export_what", tr("export.button"), "choice", quote("png"));
   what.option(quote("png"), tr("export.png"));
   if (open_view(state).exports == ViewExports::Matrices && state.result)
@@ -208,13 +210,13 @@ void export_controls(Controls& controls, const AppState& state) {
 }
 
 // The scaling lab's panel and the open panel's controls.
-void scaling_controls(Controls& controls, const ScalingLab& lab) {
+void scaling_controls(PageControls& controls, const ScalingLab& lab) {
   Control& panel = add(controls, "panel", tr("a11y.panel"), "select", quote(scaling_panel_id(lab.panel)));
   for (const ScalingPanel p : {ScalingPanel::Figure42, ScalingPanel::Saturation, ScalingPanel::Training})
     panel.option(quote(scaling_panel_id(p)), tr(scaling_panel_label_key(p)));
   if (lab.panel == ScalingPanel::Training) {
     add_int_select(controls, "train_dk", tr("scaling.train.dk"), lab.train_d_k, training_dims());
-    add_ranged(controls, "train_lr", tr("scaling.train.lr"), "number", lab.learning_rate, 0.0001, 0.1);
+    add_ranged(controls, ranged_control("train_lr"), lab.learning_rate);
     // The panel's buttons: actions (a11y_press), not state fields.
     for (const char* action : {"train_start", "train_pause", "train_step", "train_reset"})
       add(controls, action, tr((std::string("scaling.train.") + (action + 6)).c_str()), "button", "null");
@@ -227,7 +229,7 @@ void scaling_controls(Controls& controls, const ScalingLab& lab) {
   if (lab.panel == ScalingPanel::Figure42)
     add_int_select(controls, "samples", tr("scaling.samples"), lab.samples, scaling_sample_counts());
   else
-    add_ranged(controls, "keys", tr("scaling.keys"), "range", lab.n_keys, ScalingLimits::kMinKeys, ScalingLimits::kMaxKeys);
+    add_ranged(controls, ranged_control("keys"), lab.n_keys);
 }
 
 // The controls a keyboard or screen-reader reader needs to do what a mouse
@@ -239,7 +241,7 @@ std::string controls_json(const AppState& state) {
   // A figure shown as in a book (?controls=none) has none: the canvas, with
   // its cell cursor, is its one Tab stop, as the author chose.
   if (state.controls_mode == ControlsMode::None) return "[]";
-  Controls controls;
+  PageControls controls;
   Control& view = add(controls, "view", tr("a11y.view"), "select", quote(view_id(state.view)));
   for (const ViewSpec& spec : views())
     if (!spec.debug_only || state.debug) view.option(quote(spec.id), tr(spec.label_key));

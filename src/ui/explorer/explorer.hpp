@@ -15,9 +15,6 @@
 
 namespace attn::ui {
 
-// The heads slider's range (setup.cpp); a config may ask for up to ExplorerLimits::kMaxHeads.
-constexpr int kMaxUiHeads = 16;
-
 // ---- panels (explorer/*.cpp) ----------------------------------------------------
 void setup_panel(AppState& state);    // setup.cpp: sentence, presets, sizes, mask
 void heatmaps_view(AppState& state);  // heatmaps.cpp: one heatmap per head + average

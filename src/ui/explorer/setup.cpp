@@ -7,6 +7,7 @@
 
 #include "ui/explorer/explorer.hpp"
 #include "ui/i18n/strings.hpp"
+#include "ui/state/controls.hpp"
 #include "ui/state/presets.hpp"
 #include "ui/widgets/panel.hpp"
 #include "ui/widgets/theme.hpp"
@@ -72,24 +73,28 @@ void size_controls(AppState& state) {
   const float button = ImGui::GetFrameHeight();
   const float spacing = ImGui::GetStyle().ItemInnerSpacing.x;
   const float width = std::max(ImGui::GetContentRegionAvail().x * 0.6f, button * 3);
+  const RangedControl& d_model = ranged_control("d_model");
   ImGui::SetNextItemWidth(width);
-  ImGui::SliderInt(tr("setup.d_model"), &c.d_model, 8, 512, "%d", ImGuiSliderFlags_AlwaysClamp);
-  record_control(state, "d_model");
+  ImGui::SliderInt(tr(d_model.label_key), &c.d_model, int(d_model.lo), int(d_model.hi), "%d",
+                   ImGuiSliderFlags_AlwaysClamp);
+  record_control(state, d_model.field);
 
   // heads: a slider (ctrl+click to type) between - and + buttons.
+  const RangedControl& heads = ranged_control("heads");
+  const int min_heads = int(heads.lo), max_heads = int(heads.hi);
   ImGui::PushButtonRepeat(true);
-  if (ImGui::Button("-##heads", ImVec2(button, button)) && c.heads > 1) --c.heads;
+  if (ImGui::Button("-##heads", ImVec2(button, button)) && c.heads > min_heads) --c.heads;
   record_control(state, "heads_minus");
   ImGui::SameLine(0, spacing);
   ImGui::SetNextItemWidth(width - 2 * (button + spacing));
-  ImGui::SliderInt("##heads", &c.heads, 1, kMaxUiHeads, "%d", ImGuiSliderFlags_AlwaysClamp);
-  record_control(state, "heads");
+  ImGui::SliderInt("##heads", &c.heads, min_heads, max_heads, "%d", ImGuiSliderFlags_AlwaysClamp);
+  record_control(state, heads.field);
   ImGui::SameLine(0, spacing);
-  if (ImGui::Button("+##heads", ImVec2(button, button)) && c.heads < kMaxUiHeads) ++c.heads;
+  if (ImGui::Button("+##heads", ImVec2(button, button)) && c.heads < max_heads) ++c.heads;
   record_control(state, "heads_plus");
   ImGui::PopButtonRepeat();
   ImGui::SameLine(0, spacing);
-  ImGui::TextUnformatted(tr("setup.heads"));
+  ImGui::TextUnformatted(tr(heads.label_key));
 
   // heads must divide d_model: say so and offer the nearest counts that do.
   if (c.input == Input::Text && c.heads > 0 && c.d_model % c.heads != 0) {
@@ -101,7 +106,7 @@ void size_controls(AppState& state) {
     const int options[2] = {below, above};
     const char* names[2] = {"heads_use_below", "heads_use_above"};
     for (int i = 0; i < 2; ++i) {
-      if (options[i] <= 0 || options[i] > kMaxUiHeads) continue;  // the slider's range
+      if (options[i] < min_heads || options[i] > max_heads) continue;  // the slider's range
       char label[48];
       std::snprintf(label, sizeof label, tr("setup.heads.use.fmt"), options[i]);
       if (i == 1 && below > 0) ImGui::SameLine();
@@ -111,23 +116,25 @@ void size_controls(AppState& state) {
   }
 
   // 64-bit, as in the config (a seed from --config or a URL must show as is).
+  const RangedControl& seed = ranged_control("seed");
   const uint64_t step = 1;
   ImGui::SetNextItemWidth(width);
-  ImGui::InputScalar(tr("setup.seed"), ImGuiDataType_U64, &c.seed, &step);
-  record_control(state, "seed");
+  ImGui::InputScalar(tr(seed.label_key), ImGuiDataType_U64, &c.seed, &step);
+  record_control(state, seed.field);
   ImGui::SameLine();
-  help_marker(tr("setup.seed.help"));
+  help_marker(tr(seed.help_key));
 }
 
 void scoring_controls(AppState& state) {
   ExplorerConfig& c = state.config;
   const float width = ImGui::GetContentRegionAvail().x * 0.6f;
+  const RangedControl& temperature = ranged_control("temperature");
   ImGui::SetNextItemWidth(width);
-  ImGui::SliderFloat(tr("setup.temperature"), &c.temperature, 0.1f, 5.0f, "%.2f",
+  ImGui::SliderFloat(tr(temperature.label_key), &c.temperature, float(temperature.lo), float(temperature.hi), "%.2f",
                      ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
-  record_control(state, "temperature");
+  record_control(state, temperature.field);
   ImGui::SameLine();
-  help_marker(tr("setup.temperature.help"));
+  help_marker(tr(temperature.help_key));
 
   // A numeric scale (from a config) gets a third entry, so the label matches the numbers.
   const bool numeric = c.scale.kind == Scale::Kind::Value;
@@ -201,9 +208,10 @@ void mask_controls(AppState& state) {
   }
   record_control(state, "mask");
   if (c.mask == Mask::Kind::Padding && c.input == Input::Text) {
+    const RangedControl& pads = ranged_control("pads");
     ImGui::SetNextItemWidth(width);
-    ImGui::SliderInt(tr("setup.pads"), &c.pads, 0, 32, "%d", ImGuiSliderFlags_AlwaysClamp);
-    record_control(state, "pads");
+    ImGui::SliderInt(tr(pads.label_key), &c.pads, int(pads.lo), int(pads.hi), "%d", ImGuiSliderFlags_AlwaysClamp);
+    record_control(state, pads.field);
   }
   if (c.mask == Mask::Kind::Custom) ImGui::TextWrapped("%s", tr("setup.custom.note"));
 }

@@ -11,6 +11,7 @@
 
 #include "ui/i18n/strings.hpp"
 #include "ui/scaling/scaling.hpp"
+#include "ui/state/controls.hpp"
 #include "ui/state/records.hpp"
 #include "ui/widgets/panel.hpp"
 #include "ui/widgets/theme.hpp"
@@ -72,12 +73,13 @@ void score_controls(AppState& state) {
   ImGui::SameLine();
   help_marker(tr("scaling.samples.help"));
 
-  row_label("scaling.keys");
-  ImGui::SliderInt("##scaling_keys", &lab.n_keys, ScalingLimits::kMinKeys, ScalingLimits::kMaxKeys, "%d",
+  const RangedControl& keys = ranged_control("keys");
+  row_label(keys.label_key);
+  ImGui::SliderInt("##scaling_keys", &lab.n_keys, int(keys.lo), int(keys.hi), "%d",
                    ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   record_control(state, "scaling_keys");
   ImGui::SameLine();
-  help_marker(tr("scaling.keys.help"));
+  help_marker(tr(keys.help_key));
   if (ImGui::Button(tr("scaling.resample"))) ++lab.row_seed;
   record_control(state, "scaling_resample");
   ImGui::SameLine();
@@ -127,13 +129,14 @@ void training_controls(AppState& state) {
   }
   row_label("scaling.train.dk");
   if (int_combo(state, "##train_dk", &lab.train_d_k, training_dims(), "train_dk")) training_reset(lab);
-  row_label("scaling.train.lr");
-  if (ImGui::SliderFloat("##train_lr", &lab.learning_rate, 0.0001f, 0.1f, "%.4f",
+  const RangedControl& lr = ranged_control("train_lr");
+  row_label(lr.label_key);
+  if (ImGui::SliderFloat("##train_lr", &lab.learning_rate, float(lr.lo), float(lr.hi), "%.4f",
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
     training_reset(lab);
-  record_control(state, "train_lr");
+  record_control(state, lr.field);
   ImGui::SameLine();
-  help_marker(tr("scaling.train.lr.help"));
+  help_marker(tr(lr.help_key));
 
   // Start / Pause / Step / Reset in a 2 x 2 grid that fits narrow panels.
   const float gap = ImGui::GetStyle().ItemSpacing.x;

@@ -13,6 +13,7 @@
 #include "core/tokenizer.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/state/app_state.hpp"
+#include "ui/state/controls.hpp"
 #include "ui/state/presets.hpp"
 #include "ui/state/scaling_lab.hpp"
 #include "ui/widgets/ids.hpp"
@@ -118,6 +119,12 @@ std::vector<StateJson> ints(const std::vector<int>& values) { return {values.beg
 
 void reset_training(AppState& s) { training_reset(s.scaling); }
 
+// "0.0001..0.1": the training panel's learning-rate range, as the URL table and messages print it.
+std::string learning_rate_range() {
+  const RangedControl& lr = ranged_control("train_lr");
+  return number_text(lr.lo) + ".." + number_text(lr.hi);
+}
+
 // An AppState enum member and its ids.
 template <typename Enum>
 UiField enum_field(const char* name, Enum AppState::*member, std::vector<std::pair<Enum, const char*>> ids,
@@ -205,17 +212,19 @@ const std::vector<UiField>& ui_fields() {
                      s.scaling.train_d_k = v.get<int>();
                      reset_training(s);
                    }),
-      {"train_lr", false, "0.0001..0.1", "The training panel's Adam learning rate.",
+      {"train_lr", false, learning_rate_range(), "The training panel's Adam learning rate.",
        [](const AppState& s) { return float_json(s.scaling.learning_rate); },
        [](const Json& value, bool clamp, std::string* note, Commit* commit) -> std::string {
-         constexpr float lo = 0.0001f, hi = 0.1f;
+         // The training panel's slider range (state/controls.hpp).
+         const float lo = float(ranged_control("train_lr").lo), hi = float(ranged_control("train_lr").hi);
+         const std::string range = learning_rate_range();
          if (!value.is_number() || !std::isfinite(value.get<double>()))
-           return "train_lr: expected a number in 0.0001..0.1, got " + api::describe(value);
+           return "train_lr: expected a number in " + range + ", got " + api::describe(value);
          float v = value.get<float>();
          if (v < lo || v > hi) {
-           if (!clamp) return "train_lr: " + value.dump() + " is outside 0.0001..0.1";
+           if (!clamp) return "train_lr: " + value.dump() + " is outside " + range;
            v = std::clamp(v, lo, hi);
-           *note = "train_lr: " + value.dump() + " is outside 0.0001..0.1; using " + float_json(v).dump();
+           *note = "train_lr: " + value.dump() + " is outside " + range + "; using " + float_json(v).dump();
          }
          *commit = [v](AppState& s) {
            if (s.scaling.learning_rate == v) return;
