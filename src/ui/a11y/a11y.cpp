@@ -218,8 +218,8 @@ void scaling_controls(PageControls& controls, const ScalingLab& lab) {
     add_int_select(controls, "train_dk", tr("scaling.train.dk"), lab.train_d_k, training_dims());
     add_ranged(controls, ranged_control("train_lr"), lab.learning_rate);
     // The panel's buttons: actions (a11y_press), not state fields.
-    for (const char* action : {"train_start", "train_pause", "train_step", "train_reset"})
-      add(controls, action, tr((std::string("scaling.train.") + (action + 6)).c_str()), "button", "null");
+    for (const TrainingAction& action : training_actions())
+      add(controls, action.id, tr(action.label_key), "button", "null");
     return;
   }
   std::vector<int> dims = scaling_grid();
@@ -288,15 +288,16 @@ CursorCell cursor_cell(const AppState& state) {
 bool a11y_press(AppState& state, const std::string& action) {
   ScalingLab& lab = state.scaling;
   if (action.rfind("export:", 0) == 0) return request_export(state, action.substr(7));
-  if (action == "copy_link") state.copy_link_request = true;
-  else if (action == "train_start") lab.running = true;
-  else if (action == "train_pause") lab.running = false;
-  else if (action == "train_step") {
-    lab.running = false;
-    training_step(lab);
-  } else if (action == "train_reset") training_reset(lab);
-  else return false;
-  return true;
+  if (action == "copy_link") {
+    state.copy_link_request = true;
+    return true;
+  }
+  for (const TrainingAction& training : training_actions())
+    if (action == training.id) {
+      training.press(lab);
+      return true;
+    }
+  return false;
 }
 
 std::string a11y_number(float value) {

@@ -339,35 +339,6 @@ void training_view(const AppState& state, A11yView& out) {
 
 std::string head_title(int head) { return format(tr("view.head.fmt"), head); }
 
-const char* mask_label_key(Mask::Kind kind) {
-  switch (kind) {
-    case Mask::Kind::None: return "mask.none";
-    case Mask::Kind::Causal: return "mask.causal";
-    case Mask::Kind::Padding: return "mask.padding";
-    case Mask::Kind::Custom: return "mask.custom";
-  }
-  return "mask.none";
-}
-
-const char* projection_label_key(Projection projection) {
-  switch (projection) {
-    case Projection::Random: return "projection.random";
-    case Projection::Identity: return "projection.identity";
-    case Projection::Chapter: return "projection.chapter";
-    case Projection::Trained: return "projection.trained";
-  }
-  return "projection.random";
-}
-
-const char* scaling_panel_label_key(ScalingPanel panel) {
-  switch (panel) {
-    case ScalingPanel::Figure42: return "scaling.tab.fig42";
-    case ScalingPanel::Saturation: return "scaling.tab.saturation";
-    case ScalingPanel::Training: return "scaling.tab.training";
-  }
-  return "scaling.tab.fig42";
-}
-
 void describe_heatmaps(const AppState& state, A11yView& out) {
   ExplorerCopy copy;
   copy.every_head = copy.only_selected_heatmap = true;

@@ -42,9 +42,5 @@ void describe_debug(const AppState& state, A11yView& out);     // the last timin
 
 // "Head 2" in the current language.
 std::string head_title(int head);
-// tr() keys of the names the canvas gives masks and scaling panels.
-const char* mask_label_key(Mask::Kind kind);
-const char* projection_label_key(Projection projection);
-const char* scaling_panel_label_key(ScalingPanel panel);
 
 }  // namespace attn::ui

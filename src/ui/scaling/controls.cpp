@@ -141,23 +141,16 @@ void training_controls(AppState& state) {
   // Start / Pause / Step / Reset in a 2 x 2 grid that fits narrow panels.
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const ImVec2 button((ImGui::GetContentRegionAvail().x - gap) * 0.5f, 0);
-  ImGui::BeginDisabled(lab.running);
-  if (ImGui::Button(tr("scaling.train.start"), button)) lab.running = true;
-  ImGui::EndDisabled();
-  record_control(state, "train_start");
-  ImGui::SameLine();
-  ImGui::BeginDisabled(!lab.running);
-  if (ImGui::Button(tr("scaling.train.pause"), button)) lab.running = false;
-  ImGui::EndDisabled();
-  record_control(state, "train_pause");
-  if (ImGui::Button(tr("scaling.train.step"), button)) {
-    lab.running = false;
-    training_step(lab);
+  const std::vector<TrainingAction>& actions = training_actions();
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    const TrainingAction& action = actions[i];
+    if (i % 2) ImGui::SameLine();
+    if (action.enabled) ImGui::BeginDisabled(!action.enabled(lab));
+    const bool pressed = ImGui::Button(tr(action.label_key), button);
+    if (action.enabled) ImGui::EndDisabled();
+    if (pressed) action.press(lab);
+    record_control(state, action.id);
   }
-  record_control(state, "train_step");
-  ImGui::SameLine();
-  if (ImGui::Button(tr("scaling.train.reset"), button)) training_reset(lab);
-  record_control(state, "train_reset");
 
   const TrainerSummary s = trainer_summary(lab.scaled_model.get());
   ImGui::Text(tr(lab.running ? "scaling.train.running.fmt" : "scaling.train.paused.fmt"), s.steps);

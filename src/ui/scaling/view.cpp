@@ -46,6 +46,12 @@ bool scaling_panel_from_id(const std::string& id, ScalingPanel* panel) {
 
 std::string scaling_panel_ids() { return join_ids(panels()); }
 
+const char* scaling_panel_label_key(ScalingPanel panel) {
+  for (const PanelSpec& spec : panels())
+    if (spec.panel == panel) return spec.label_key;
+  return panels().front().label_key;
+}
+
 void scaling_view(AppState& state) {
   ScalingLab& lab = state.scaling;
   // Only the figure (?controls=none): the open panel, without the tabs.

@@ -23,4 +23,24 @@ const RangedControl& ranged_control(const std::string& field) {
   return table.front();
 }
 
+const char* mask_label_key(Mask::Kind kind) {
+  switch (kind) {
+    case Mask::Kind::None: return "mask.none";
+    case Mask::Kind::Causal: return "mask.causal";
+    case Mask::Kind::Padding: return "mask.padding";
+    case Mask::Kind::Custom: return "mask.custom";
+  }
+  return "mask.none";
+}
+
+const char* projection_label_key(Projection projection) {
+  switch (projection) {
+    case Projection::Random: return "projection.random";
+    case Projection::Identity: return "projection.identity";
+    case Projection::Chapter: return "projection.chapter";
+    case Projection::Trained: return "projection.trained";
+  }
+  return "projection.random";
+}
+
 }  // namespace attn::ui

@@ -7,6 +7,9 @@
 
 #include <string>
 
+#include "core/explorer.hpp"
+#include "core/masks.hpp"
+
 namespace attn::ui {
 
 struct RangedControl {
@@ -21,5 +24,10 @@ struct RangedControl {
 // set-up), keys, train_lr (the scaling lab's). An unknown field is a
 // programming error: it returns the first row.
 const RangedControl& ranged_control(const std::string& field);
+
+// tr() keys of the names the set-up panel and the accessible copy give masks
+// and projections (the scaling lab's panels: scaling_panel_label_key).
+const char* mask_label_key(Mask::Kind kind);
+const char* projection_label_key(Projection projection);
 
 }  // namespace attn::ui

@@ -73,6 +73,22 @@ void training_step(ScalingLab& lab) {
   lab.unscaled_model->step();
 }
 
+const std::vector<TrainingAction>& training_actions() {
+  static const std::vector<TrainingAction> table = {
+      {"train_start", "scaling.train.start", [](const ScalingLab& lab) { return !lab.running; },
+       [](ScalingLab& lab) { lab.running = true; }},
+      {"train_pause", "scaling.train.pause", [](const ScalingLab& lab) { return lab.running; },
+       [](ScalingLab& lab) { lab.running = false; }},
+      {"train_step", "scaling.train.step", nullptr,
+       [](ScalingLab& lab) {
+         lab.running = false;
+         training_step(lab);
+       }},
+      {"train_reset", "scaling.train.reset", nullptr, training_reset},
+  };
+  return table;
+}
+
 bool lab_has_trained_model(const ScalingLab& lab) {
   return lab.scaled_model && !lab.scaled_model->history().empty();
 }

@@ -27,6 +27,7 @@ enum class ScalingPanel { Figure42, Saturation, Training };
 const char* scaling_panel_id(ScalingPanel panel);  // "fig42", "saturation", "training"
 bool scaling_panel_from_id(const std::string& id, ScalingPanel* panel);
 std::string scaling_panel_ids();  // "fig42|saturation|training", for messages
+const char* scaling_panel_label_key(ScalingPanel panel);  // tr() key of its tab label
 
 // The lab's controls: d_k over the core's whole range; the keys of the
 // single row a range that stays readable as bars.
@@ -120,6 +121,17 @@ void training_step(ScalingLab& lab);
 bool ensure_trainers(ScalingLab& lab);
 // Steps taken by the models (both take the same).
 int lab_trained_steps(const ScalingLab& lab);
+
+// The training panel's buttons, in order: the canvas draws them
+// (scaling/controls.cpp) and the accessible copy lists and presses them
+// (a11y.cpp: a11y_press) from this one table.
+struct TrainingAction {
+  const char* id;         // "train_start": the control's name in layout() and the action a11y_press takes
+  const char* label_key;  // tr() key of the button
+  bool (*enabled)(const ScalingLab& lab);  // null: always enabled
+  void (*press)(ScalingLab& lab);
+};
+const std::vector<TrainingAction>& training_actions();
 
 // A trained projection's weights with the recipe and step count that give
 // them (the explorer's "trained" projection).
