@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <optional>
@@ -137,8 +138,11 @@ std::string check_explorer_config(const ExplorerConfig& c, bool has_trained_weig
              std::to_string(c.d_model) + " is too slow for the explorer (steps x d_model^2 <= " +
              std::to_string(L::kMaxTrainingWork) + ")";
   }
-  if (!(c.temperature >= L::kMinTemperature && c.temperature <= L::kMaxTemperature))
-    return "temperature: must be between 0.001 and 1000";
+  if (!(c.temperature >= L::kMinTemperature && c.temperature <= L::kMaxTemperature)) {
+    char range[64];
+    std::snprintf(range, sizeof range, "%g and %g", double(L::kMinTemperature), double(L::kMaxTemperature));
+    return std::string("temperature: must be between ") + range;
+  }
   if (c.scale.kind == Scale::Kind::Value && !(c.scale.value > 0.f && c.scale.value <= L::kMaxScale))
     return "scale: must be \"sqrt\", \"none\" or a number > 0 and at most 1000";
 
