@@ -100,12 +100,14 @@ void HeatmapRenderer::destroy() {
 
 // ---- Heatmap -----------------------------------------------------------------
 
-void Heatmap::set_values(const float* values, int rows, int cols) {
+void Heatmap::set_values(const float* values, int rows, int cols, uint64_t generation) {
   rows = std::max(rows, 0);
   cols = std::max(cols, 0);
   const std::size_t count = std::size_t(rows) * std::size_t(cols);
-  if (rows == rows_ && cols == cols_ && std::equal(values, values + count, values_.begin()))
-    return;
+  const bool same_shape = rows == rows_ && cols == cols_;
+  if (same_shape && generation != 0 && generation == generation_) return;
+  generation_ = generation;
+  if (same_shape && generation == 0 && std::equal(values, values + count, values_.begin())) return;
   values_.assign(values, values + count);
   rows_ = rows;
   cols_ = cols;

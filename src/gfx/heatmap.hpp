@@ -9,6 +9,8 @@
 // when a context is current (sokol style init/cleanup).
 #pragma once
 
+#include <cstdint>
+
 #include <string>
 #include <vector>
 
@@ -37,7 +39,11 @@ constexpr Rgba8 kMaskedColor{150, 150, 150, 255};
 class Heatmap {
  public:
   // Row-major, row 0 drawn at the top. Re-uploads only when the data changed.
-  void set_values(const float* values, int rows, int cols);
+  // generation (non-zero): the caller's name for these exact values; the same
+  // generation and shape as last time means the same values, which are then
+  // not even compared (0: compare them).
+  void set_values(const float* values, int rows, int cols, uint64_t generation = 0);
+  uint64_t generation() const { return generation_; }
   void set_range(float lo, float hi);
   void set_colormap(Colormap colormap);
 
@@ -57,6 +63,7 @@ class Heatmap {
  private:
   std::vector<float> values_;
   int rows_ = 0, cols_ = 0;
+  uint64_t generation_ = 0;
   float lo_ = 0, hi_ = 1;
   Colormap colormap_ = Colormap::YlOrRd;
   GLuint value_texture_ = 0, color_texture_ = 0, framebuffer_ = 0;

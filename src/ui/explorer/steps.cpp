@@ -65,6 +65,37 @@ void step_panel(AppState& state, const Step& step, int head, const ImVec2& size)
   ImGui::PopID();
 }
 
+// What the view derives from one head of the result: the scores with masked
+// cells marked, and each step's colour range. Kept until the result or the
+// head changes (state.result_generation), not recomputed every frame.
+struct StepsDerived {
+  uint64_t generation = 0;
+  int head = -1;
+  Matrix masked;
+  WeightStats q, k, v, raw, scaled, output;
+};
+
+const StepsDerived& steps_derived(const AppState& state, int head) {
+  static StepsDerived cached;  // the generation is process-wide: no two states share one
+  if (state.result_generation && cached.generation == state.result_generation && cached.head == head) return cached;
+  const HeadResult& h = state.result->attention.heads[std::size_t(head)];
+  cached.generation = state.result_generation;
+  cached.head = head;
+  // "+ mask": the scaled scores with masked cells replaced by the marker the
+  // heatmap shader draws grey (the -inf that softmax turns into 0).
+  cached.masked = h.scaled_scores;
+  for (Eigen::Index i = 0; i < cached.masked.rows(); ++i)
+    for (Eigen::Index j = 0; j < cached.masked.cols(); ++j)
+      if (!h.allowed(i, j)) cached.masked(i, j) = gfx::kMaskedValue;
+  cached.q = weight_stats(h.Q);
+  cached.k = weight_stats(h.K);
+  cached.v = weight_stats(h.V);
+  cached.raw = weight_stats(h.raw_scores);
+  cached.scaled = weight_stats(h.scaled_scores);
+  cached.output = weight_stats(h.output);
+  return cached;
+}
+
 }  // namespace
 
 void steps_view(AppState& state) {
@@ -90,25 +121,17 @@ void steps_view(AppState& state) {
 
   fully_masked_note(r);
   const HeadResult& h = r.attention.heads[std::size_t(head)];
-  // "+ mask": the scaled scores with masked cells replaced by the marker the
-  // heatmap shader draws grey (the -inf that softmax turns into 0).
-  Matrix masked = h.scaled_scores;
-  for (Eigen::Index i = 0; i < masked.rows(); ++i)
-    for (Eigen::Index j = 0; j < masked.cols(); ++j)
-      if (!h.allowed(i, j)) masked(i, j) = gfx::kMaskedValue;
-  const WeightStats scaled_range = weight_stats(h.scaled_scores);
+  const StepsDerived& d = steps_derived(state, head);
   const Step steps[] = {
-      {"steps.q", "steps.q.help", "Q", "Q", &h.Q, weight_stats(h.Q), false, false, true},
-      {"steps.k", "steps.k.help", "K", "K", &h.K, weight_stats(h.K), false, false, true},
-      {"steps.v", "steps.v.help", "V", "V", &h.V, weight_stats(h.V), false, false, true},
-      {"steps.scores", "steps.scores.help", "scores", "scores", &h.raw_scores, weight_stats(h.raw_scores), true, false,
-       true},
-      {"steps.scaled", "steps.scaled.help", "scaled", "scaled_scores", &h.scaled_scores, scaled_range, true, false, true},
-      {"steps.masked", "steps.masked.help", "masked", "scaled_scores", &masked, scaled_range, true, true, true},
+      {"steps.q", "steps.q.help", "Q", "Q", &h.Q, d.q, false, false, true},
+      {"steps.k", "steps.k.help", "K", "K", &h.K, d.k, false, false, true},
+      {"steps.v", "steps.v.help", "V", "V", &h.V, d.v, false, false, true},
+      {"steps.scores", "steps.scores.help", "scores", "scores", &h.raw_scores, d.raw, true, false, true},
+      {"steps.scaled", "steps.scaled.help", "scaled", "scaled_scores", &h.scaled_scores, d.scaled, true, false, true},
+      {"steps.masked", "steps.masked.help", "masked", "scaled_scores", &d.masked, d.scaled, true, true, true},
       {"steps.weights", "steps.weights.help", "weights", "weights", &h.weights, r.summaries[std::size_t(head)].stats,
        true, false, false},
-      {"steps.output", "steps.output.help", "output", "head_output", &h.output, weight_stats(h.output), false, false,
-       true},
+      {"steps.output", "steps.output.help", "output", "head_output", &h.output, d.output, false, false, true},
   };
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 gap = ImGui::GetStyle().ItemSpacing;

@@ -56,7 +56,9 @@ void start_retraining(AppState& state, const ExplorerConfig& c) {
 
 // The result of a finished job goes on screen; the selection follows its sizes.
 void show_result(AppState& state, ExplorerResult result) {
+  static uint64_t generations = 0;  // process-wide: no two states' results share one
   state.result = std::move(result);
+  state.result_generation = ++generations;
   state.explorer_job.reset();
   state.compute_ms = state.explorer_job_ms;
   const int n = int(state.result->tokens.size());

@@ -66,6 +66,10 @@ struct AppState {
   std::optional<ExplorerConfig> checked_config;
   std::string error;                    // check_explorer_config's message, "" when fine
   std::optional<ExplorerResult> result;  // the last good result (kept while error is set)
+  // New (process-wide, never 0) each time `result` is replaced: what is
+  // derived from the result (the heatmap textures, the steps view's numbers)
+  // is rebuilt only when it changes.
+  uint64_t result_generation = 0;
   std::optional<TrainedWeights> trained;  // the last trained projection's weights
   std::unique_ptr<Trainer> retraining;   // a trained config's model, retrained a slice per frame
   // The recompute of checked_config, a slice per frame (explorer/update.cpp);

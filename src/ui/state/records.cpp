@@ -38,6 +38,13 @@ plot::HeatmapCells draw_heatmap(AppState& state, HeatmapLayout entry, const ImVe
   const char* row_axis = entry.spec.row_axis;
   const char* col_axis = entry.spec.col_axis;
   if (compact_when_narrow && width < ImGui::GetFontSize() * 20) entry.spec.row_axis = entry.spec.col_axis = "";
+  // A matrix of the explorer's result is named by the result and the entry, so
+  // its texture is not rebuilt, nor its values compared, until the result changes.
+  if (!entry.source.empty() && state.result_generation && !entry.spec.generation) {
+    uint64_t generation = state.result_generation;
+    for (const char ch : entry.name) generation = (generation ^ uint64_t(uint8_t(ch))) * 1099511628211ull;
+    entry.spec.generation = ((generation ^ uint64_t(uint32_t(entry.head))) * 1099511628211ull) | 1;
+  }
   const bool drawn = plot::PlotHeatmap(("##" + entry.name).c_str(), entry.spec, size, &cells);
   // Scrolled out of sight or not, it is part of the view: the accessible copy
   // lists it (the whole matrix when nothing was drawn), axes named even where

@@ -70,7 +70,9 @@ void record_scrollbar(AppState& state, const std::string& name);
 // lo..hi; the caller adds labels, axes and the rest.
 plot::HeatmapSpec matrix_spec(const Matrix& values, float lo, float hi, gfx::Colormap colormap);
 // Draws entry.spec into `size` (<= 0: fill, as BeginPlot) and lists the entry
-// in state.layout when it is wholly on screen. Small panels (narrow:
+// in state.layout when it is wholly on screen. An entry with a source is a
+// matrix of the explorer's result: its values must be a function of the
+// result, the entry's name and head (they get spec.generation from them). Small panels (narrow:
 // compact_when_narrow) drop the axis titles and get a slim colorbar. Returns the cells
 // (hover/click).
 plot::HeatmapCells draw_heatmap(AppState& state, HeatmapLayout entry, const ImVec2& size,

@@ -826,9 +826,19 @@ const float* window_values(const HeatmapSpec& spec, const HeatmapGeometry& g, st
 
 // The cells are one texture per widget (kept in the context under its id),
 // rendered at exactly the cells' framebuffer size.
-void draw_cells(Context& ctx, ImGuiID id, const HeatmapWidget& hm, const HeatmapGeometry& g, const float* values) {
+void draw_cells(Context& ctx, ImGuiID id, const HeatmapWidget& hm, const HeatmapGeometry& g) {
   gfx::Heatmap& heatmap = ctx.heatmaps[id];
-  heatmap.set_values(values, g.rows, g.cols);
+  // The window of a named matrix is named by the matrix and the window.
+  uint64_t generation = 0;
+  if (hm.spec.generation) {
+    generation = hm.spec.generation;
+    for (const int v : {g.row0, g.col0, g.rows, g.cols}) generation = (generation ^ uint64_t(uint32_t(v))) * 1099511628211ull;
+    generation |= 1;  // never 0
+  }
+  if (!generation || generation != heatmap.generation() || g.rows != heatmap.rows() || g.cols != heatmap.cols()) {
+    std::vector<float> window;
+    heatmap.set_values(window_values(hm.spec, g, &window), g.rows, g.cols, generation);
+  }
   heatmap.set_range(hm.spec.lo, hm.spec.hi);
   heatmap.set_colormap(hm.spec.colormap);
   heatmap.render(ctx.renderer, g.w_px, g.h_px);
@@ -942,8 +952,7 @@ void wheel_zoom(const HeatmapSpec& spec, const HeatmapGeometry& g, int mouse_x_p
 
 // Hover readout: outline the cell, mark its value on the colorbar, tooltip;
 // the wheel zooms. Returns where the cells are and which one is hovered or clicked.
-HeatmapCells hover_readout(const HeatmapWidget& hm, const HeatmapGeometry& g, const float* values, bool hovered,
-                           bool released) {
+HeatmapCells hover_readout(const HeatmapWidget& hm, const HeatmapGeometry& g, bool hovered, bool released) {
   const HeatmapSpec& spec = hm.spec;
   const ImGuiIO& io = ImGui::GetIO();
   const ImVec2 mouse = io.MousePos;
@@ -960,7 +969,7 @@ HeatmapCells hover_readout(const HeatmapWidget& hm, const HeatmapGeometry& g, co
   out.hovered_col = g.col0 + c;
   // A click is a release without a drag (a drag pans instead).
   out.clicked = released && io.MouseDragMaxDistanceSqr[0] < 16.0f;
-  const float value = values[std::size_t(r) * std::size_t(g.cols) + std::size_t(c)];
+  const float value = spec.values[std::size_t(g.row0 + r) * std::size_t(spec.cols) + std::size_t(g.col0 + c)];
   const ImVec2 a(g.cell_min.x + float(c) * g.cell, g.cell_min.y + float(r) * g.cell);
   // Two tones (text colour inside a ring of the panel's), so the outline
   // reads on any cell colour, dark or light, in either theme.
@@ -1013,15 +1022,13 @@ bool PlotHeatmap(const char* label_id, const HeatmapSpec& spec, const ImVec2& si
   if (!choose_cell_window(hm, size, &geometry)) return false;
   place_cells(hm, size, frame_min, &geometry);
 
-  std::vector<float> window;
-  const float* shown_values = window_values(spec, geometry, &window);
-  draw_cells(ctx, id, hm, geometry, shown_values);
+  draw_cells(ctx, id, hm, geometry);
   draw_token_labels(hm, geometry);
   draw_axis_titles(hm, geometry);
   if (spec.colorbar) DrawColorbar(hm.draw_list, geometry.bar_min, geometry.bar_max, spec.colormap, spec.lo, spec.hi);
   draw_selected_row(hm, geometry);
   draw_cell_cursor(hm, geometry);
-  const HeatmapCells out = hover_readout(hm, geometry, shown_values, hovered, released);
+  const HeatmapCells out = hover_readout(hm, geometry, hovered, released);
   drag_pan(hm, geometry, active);
 
   if (cells) *cells = out;

@@ -13,6 +13,7 @@
 // current Context that its owner (AppState) holds and sets each frame.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <unordered_map>
@@ -131,6 +132,10 @@ struct HeatmapSpec {
   int highlight_row = -1;         // outlined row (the selected query)
   int cursor_row = -1, cursor_col = -1;  // the keyboard's cell cursor (ui/a11y/a11y.hpp), -1: none
   HeatmapZoom* zoom = nullptr;    // null: no zoom/pan (cells shrink to fit, min 1 px)
+  // Non-zero: names these exact values (a result's generation and which of its
+  // matrices), so a frame that shows the same ones again skips copying and
+  // comparing them for the texture. 0: they are compared.
+  uint64_t generation = 0;
   // Replaces the default hover readout; called inside a tooltip with the cell.
   std::function<void(int row, int col)> tooltip;
 };
