@@ -59,6 +59,9 @@ std::string usage() {
          "The debug view's matrix dump is written to attention_dump.json in the current directory.\n";
 }
 
+// How many frames past --frames an --export may wait for its view.
+constexpr int kExportWaitFrames = 600;
+
 struct Options {
   int width = 1280, height = 800;
   int frames = 0;  // 0: interactive
@@ -264,7 +267,11 @@ int main(int argc, char** argv) {
 
     if (!save_requests(state, options, content_scale)) exit_code = 1;
 
-    if (batch && frame >= options.frames) {
+    // --export waits for the view it exports (the first result and the tab
+    // bar's first frames), which a slow or loaded machine may not draw
+    // within --frames: frame counts, not time, decide when the app stops.
+    const bool exports_waiting = !options.exports.empty() && frame < options.frames + kExportWaitFrames;
+    if (batch && frame >= options.frames && !exports_waiting) {
       // Read the back buffer before swapping: its content is defined until then.
       std::string write_error;
       if (!options.screenshot.empty() &&
