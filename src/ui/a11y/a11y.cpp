@@ -161,17 +161,17 @@ void explorer_controls(PageControls& controls, const AppState& state) {
     Control& projection =
         add(controls, "projection", tr("setup.projection"), "select", quote(projection_name(c.projection)));
     for (const Projection p : {Projection::Random, Projection::Identity, Projection::Chapter})
-      projection.option(quote(projection_name(p)), tr(projection_label_key(p)));
+      projection.option(quote(projection_name(p)), tr(projection_label_key(p).c_str()));
     if (c.projection == Projection::Trained)  // chosen on the canvas, from the scaling lab's model
-      projection.option(quote(projection_name(c.projection)), tr(projection_label_key(c.projection)));
+      projection.option(quote(projection_name(c.projection)), tr(projection_label_key(c.projection).c_str()));
     add(controls, "positions", tr("setup.positions"), "checkbox", c.positions ? "true" : "false");
   }
   Control& mask = add(controls, "mask", tr("setup.mask"), "select", quote(mask_name(c.mask)));
   for (const Mask::Kind kind : {Mask::Kind::None, Mask::Kind::Causal, Mask::Kind::Padding})
-    mask.option(quote(mask_name(kind)), tr(mask_label_key(kind)));
+    mask.option(quote(mask_name(kind)), tr(mask_label_key(kind).c_str()));
   if (c.mask == Mask::Kind::Custom) {  // the mask in use (space on the cell cursor toggles its cells)
     mask.value = quote(mask_name(c.mask));
-    mask.option(mask.value, tr(mask_label_key(c.mask)));
+    mask.option(mask.value, tr(mask_label_key(c.mask).c_str()));
   } else if (state.result && state.result->tokens.size() <= std::size_t(A11yTable::kMaxSide)) {
     // A custom mask starts as every pair allowed: the field's n x n list of 1s.
     const std::size_t n = state.result->tokens.size();
@@ -180,7 +180,7 @@ void explorer_controls(PageControls& controls, const AppState& state) {
     row += "]";
     std::string all = "[";
     for (std::size_t q = 0; q < n; ++q) all += (q ? "," : "") + row;
-    mask.option(all + "]", tr(mask_label_key(Mask::Kind::Custom)));
+    mask.option(all + "]", tr(mask_label_key(Mask::Kind::Custom).c_str()));
   }
   if (c.mask == Mask::Kind::Padding && text) add_ranged(controls, ranged_control("pads"), c.pads);
   if (!state.result) return;

@@ -151,12 +151,12 @@ void scoring_controls(AppState& state) {
 
   ImGui::BeginDisabled(c.input != Input::Text);
   ImGui::SetNextItemWidth(width);
-  if (ImGui::BeginCombo(tr("setup.projection"), tr(projection_label_key(c.projection)))) {
+  if (ImGui::BeginCombo(tr("setup.projection"), tr(projection_label_key(c.projection).c_str()))) {
     for (int i = 0; i < 4; ++i) {
       const Projection p = Projection(i);
       // "trained" takes the scaling lab's scaled model: greyed until it has trained.
       const bool available = p != Projection::Trained || lab_has_trained_model(state.scaling);
-      if (ImGui::Selectable(tr(projection_label_key(p)), c.projection == p,
+      if (ImGui::Selectable(tr(projection_label_key(p).c_str()), c.projection == p,
                             available ? 0 : ImGuiSelectableFlags_Disabled)) {
         if (p == Projection::Trained) use_lab_model(state);
         else c.projection = p;
@@ -193,9 +193,9 @@ void mask_controls(AppState& state) {
   const float width = ImGui::GetContentRegionAvail().x * 0.6f;
   static const Mask::Kind kinds[] = {Mask::Kind::None, Mask::Kind::Causal, Mask::Kind::Padding, Mask::Kind::Custom};
   ImGui::SetNextItemWidth(width);
-  if (ImGui::BeginCombo(tr("setup.mask"), tr(mask_label_key(c.mask)))) {
+  if (ImGui::BeginCombo(tr("setup.mask"), tr(mask_label_key(c.mask).c_str()))) {
     for (int i = 0; i < 4; ++i) {
-      if (ImGui::Selectable(tr(mask_label_key(kinds[i])), c.mask == kinds[i])) {
+      if (ImGui::Selectable(tr(mask_label_key(kinds[i]).c_str()), c.mask == kinds[i])) {
         c.mask = kinds[i];
         if (c.mask == Mask::Kind::Padding && c.pads == 0 && c.input == Input::Text) c.pads = 2;
       }

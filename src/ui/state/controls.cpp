@@ -23,24 +23,11 @@ const RangedControl& ranged_control(const std::string& field) {
   return table.front();
 }
 
-const char* mask_label_key(Mask::Kind kind) {
-  switch (kind) {
-    case Mask::Kind::None: return "mask.none";
-    case Mask::Kind::Causal: return "mask.causal";
-    case Mask::Kind::Padding: return "mask.padding";
-    case Mask::Kind::Custom: return "mask.custom";
-  }
-  return "mask.none";
-}
+// The string tables name them by the core's own ids: "mask." + mask_name, "projection." + projection_name.
+std::string mask_label_key(Mask::Kind kind) { return std::string("mask.") + mask_name(kind); }
 
-const char* projection_label_key(Projection projection) {
-  switch (projection) {
-    case Projection::Random: return "projection.random";
-    case Projection::Identity: return "projection.identity";
-    case Projection::Chapter: return "projection.chapter";
-    case Projection::Trained: return "projection.trained";
-  }
-  return "projection.random";
+std::string projection_label_key(Projection projection) {
+  return std::string("projection.") + projection_name(projection);
 }
 
 }  // namespace attn::ui

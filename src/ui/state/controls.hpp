@@ -27,7 +27,7 @@ const RangedControl& ranged_control(const std::string& field);
 
 // tr() keys of the names the set-up panel and the accessible copy give masks
 // and projections (the scaling lab's panels: scaling_panel_label_key).
-const char* mask_label_key(Mask::Kind kind);
-const char* projection_label_key(Projection projection);
+std::string mask_label_key(Mask::Kind kind);
+std::string projection_label_key(Projection projection);
 
 }  // namespace attn::ui
