@@ -29,7 +29,7 @@
   let Module = null;
   let canvas = null;
   let timer = null;
-  let lastText = '';
+  let lastVersion = -1;  // the copy's version last applied (attn_a11y_version)
   let lastTables = '';
   let lastFields = '';
   let lastMoves = -1;
@@ -135,6 +135,7 @@
     } else if (control.kind === 'range' || control.kind === 'number') {
       input.min = control.min;
       input.max = control.max;
+      if (control.step !== null) input.step = control.step;  // else a slider's 1, a number box's 'any'
       if (document.activeElement !== input || control.kind === 'range') input.value = control.value;
       if (row.output) row.output.textContent = String(control.value);
     } else if (control.kind === 'checkbox') {
@@ -248,9 +249,11 @@
   function refresh() {
     timer = null;
     if (!Module) return;
+    // The copy is rebuilt (and its version moves) only when what it shows changed.
+    const version = Module._attn_a11y_version();
+    if (version === lastVersion) return;
+    lastVersion = version;
     const text = Module.UTF8ToString(Module._attn_a11y());
-    if (text === lastText) return;
-    lastText = text;
     try {
       apply(JSON.parse(text));
     } catch (e) {

@@ -234,13 +234,9 @@ bool printed(const ExplorerField& field, const ExplorerConfig& c) {
          (field.scope != FieldScope::Trained || c.projection == Projection::Trained);
 }
 
-}  // namespace
-
-std::string read_explorer_config(const Json& config, ExplorerConfig& out) {
-  out = ExplorerConfig{};
-  if (!config.is_object()) return "config: expected a JSON object, got " + describe(config);
-  const bool experiment = find_field(config, "experiment") != nullptr;
-  // Field names first, then each field's type and range (in the table's order).
+// Every key of `config` is a field that a config of its kind (experiment or
+// text) takes.
+std::string check_field_names(const Json& config, bool experiment) {
   for (const auto& item : config.items()) {
     const ExplorerField* field = find_explorer_field(item.key());
     if (experiment && item.key() == "text")
@@ -252,6 +248,17 @@ std::string read_explorer_config(const Json& config, ExplorerConfig& out) {
       return field_name(item.key()) + ": unknown field (" +
              (experiment ? "an experiment config takes " : "a text config takes ") + field_names(experiment) + ")";
   }
+  return {};
+}
+
+}  // namespace
+
+std::string read_explorer_config(const Json& config, ExplorerConfig& out) {
+  out = ExplorerConfig{};
+  if (!config.is_object()) return "config: expected a JSON object, got " + describe(config);
+  const bool experiment = find_field(config, "experiment") != nullptr;
+  // Field names first, then each field's type and range (in the table's order).
+  if (std::string e = check_field_names(config, experiment); !e.empty()) return e;
   for (const ExplorerField& field : explorer_fields()) {
     if (!field_applies(field, experiment)) continue;
     const Json* value = find_field(config, field.name);
@@ -283,21 +290,52 @@ std::string print_explorer_config(const ExplorerConfig& c) {
   return j.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
 }
 
+namespace {
+
+// A field's member(s) back to the defaults' value.
+void reset_field(const ExplorerField& field, const ExplorerConfig& defaults, ExplorerConfig& c) {
+  std::visit(
+      [&](auto member) {
+        if constexpr (std::is_same_v<decltype(member), MaskMembers>) {
+          c.mask = defaults.mask;
+          c.pads = defaults.pads;
+          c.custom_mask = defaults.custom_mask;
+        } else {
+          c.*member = defaults.*member;
+        }
+      },
+      field.member);
+}
+
+}  // namespace
+
+// The config read_explorer_config would give for the printed config with
+// `fields` merged into it, built without printing or parsing: the fields the
+// canonical form leaves out and those the change drops go back to their
+// defaults, and only the fields given are read (and so checked).
 std::string update_explorer_config(const Json& fields, ExplorerConfig& config) {
   if (!fields.is_object()) return "config: expected a JSON object, got " + describe(fields);
-  Json merged = Json::parse(print_explorer_config(config), nullptr, false);
   const bool to_text = find_field(fields, "text") != nullptr;
   const bool to_experiment = find_field(fields, "experiment") != nullptr;
   const bool to_untrained = find_field(fields, "projection") && !(fields["projection"] == "trained");
+  const bool experiment = to_experiment || (config.input != Input::Text && !to_text);
+  if (std::string e = check_field_names(fields, experiment); !e.empty()) return e;
+  const ExplorerConfig defaults;
+  ExplorerConfig updated = config;
   for (const ExplorerField& field : explorer_fields()) {
-    const bool drop = (to_text && field.scope == FieldScope::ExperimentInput) ||
+    const bool drop = !printed(field, config) || (to_text && field.scope == FieldScope::ExperimentInput) ||
                       (to_experiment && !field_applies(field, true)) ||
                       (to_untrained && field.scope == FieldScope::Trained);
-    if (drop) merged.erase(field.name);
+    if (drop) reset_field(field, defaults, updated);
   }
-  for (const auto& item : fields.items()) merged[item.key()] = item.value();
-  ExplorerConfig updated;
-  if (std::string e = read_explorer_config(merged, updated); !e.empty()) return e;
+  // In the table's order, as read_explorer_config: "projection" before the recipe it allows.
+  for (const ExplorerField& field : explorer_fields()) {
+    const Json* value = find_field(fields, field.name);
+    if (!value) continue;
+    if (field.scope == FieldScope::Trained && updated.projection != Projection::Trained)
+      return std::string(field.name) + ": only with \"projection\": \"trained\"";
+    if (std::string e = read_field(field, *value, updated); !e.empty()) return e;
+  }
   config = std::move(updated);
   return {};
 }

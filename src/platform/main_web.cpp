@@ -29,12 +29,14 @@
 #include <imgui_impl_opengl3.h>
 
 #include "gfx/gl.hpp"
+#include "platform/fonts.hpp"
 #include "platform/input_queue.hpp"
 #include "platform/ui_scale.hpp"
 #include "platform/web_app.hpp"
 #include "platform/web_download.hpp"
 #include "platform/web_memory.hpp"
 #include "platform/web_text_input.hpp"
+#include "ui/a11y/a11y.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/state/lab_state.hpp"
 #include "ui/widgets/plot.hpp"
@@ -132,6 +134,7 @@ std::string url_search() { return page_string(0); }
 // ?lang= and ?theme= override them. What cannot be applied becomes a notice on the page.
 void apply_url(WebApp& app) {
   ui::AppState& state = app.state;
+  app.check_generations = EM_ASM_INT({ return window.attentionLabCheckGenerations ? 1 : 0; }) != 0;
   ui::set_language(ui::language_for_tag(page_string(1)));
   if (EM_ASM_INT({ return !!(window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches); }))
     state.theme = ui::Theme::Dark;
@@ -168,26 +171,67 @@ void save_dump(WebApp& app) {
 // After a frame: when the state changed, the page learns its new URL query
 // (web/main.js puts it in the address bar, debounced, and tells a host page);
 // "Copy link" copies the URL of this state.
+// The query is built only when the state's generation moved (a frame with
+// input, set(), a result: ui::mark_state_changed), not on every frame.
 void publish_state(WebApp& app) {
   ui::AppState& state = app.state;
-  const std::string query = ui::url_query(state, app.start_fields);
-  if (query != app.published_query) {
-    app.published_query = query;
-    state.link_copied = false;
-    EM_ASM({ if (Module.attnStateChanged) Module.attnStateChanged(UTF8ToString($0)); }, query.c_str());
+  const bool moved = state.state_generation != app.published_generation;
+  if (moved || app.check_generations) {
+    const std::string query = ui::url_query(state, app.start_fields);
+    if (!moved && query != app.published_query)
+      EM_ASM({ console.error("attention lab: the URL changed without a new state generation: " + UTF8ToString($0)); },
+             query.c_str());
+    app.published_generation = state.state_generation;
+    if (query != app.published_query) {
+      app.published_query = query;
+      state.link_copied = false;
+      EM_ASM({ if (Module.attnStateChanged) Module.attnStateChanged(UTF8ToString($0)); }, query.c_str());
+    }
   }
   if (state.copy_link_request) {
     state.copy_link_request = false;
     state.link_copied = true;
-    EM_ASM({ if (Module.attnCopyLink) Module.attnCopyLink(UTF8ToString($0)); }, query.c_str());
+    EM_ASM({ if (Module.attnCopyLink) Module.attnCopyLink(UTF8ToString($0)); }, app.published_query.c_str());
   }
 }
+
+}  // namespace
+
+// The accessible copy is built from the state, the explorer's result and,
+// while the app is busy (training, curves, a recompute), from what each frame
+// adds: rebuilt when one of these moved. The debug view's copy states the
+// last frame's time: it follows every frame.
+int a11y_version(WebApp& app) {
+  const ui::AppState& state = app.state;
+  WebApp::A11yCopy& copy = app.a11y;
+  const long long busy_frame = ui::open_view(state).debug_only ? state.frames : state.busy_frame;
+  const bool moved = copy.state_generation != state.state_generation ||
+                     copy.result_generation != state.result_generation || copy.busy_frame != busy_frame;
+  if (!moved && !app.check_generations) return copy.version;
+  std::string json = ui::a11y_json(state);
+  if (!moved && json != copy.json)
+    EM_ASM({ console.error("attention lab: the accessible copy changed without a new generation: " + UTF8ToString($0)); },
+           json.c_str());
+  copy.state_generation = state.state_generation;
+  copy.result_generation = state.result_generation;
+  copy.busy_frame = busy_frame;
+  if (json != copy.json) {
+    copy.json = std::move(json);
+    ++copy.version;
+  }
+  return copy.version;
+}
+
+namespace {
 
 void frame() {
   WebApp& app = web_app();
   sync_canvas_size(app);
   glfwPollEvents();
+  const int font_builds = font_status().builds;
   update_fonts(app.state);  // between frames: the atlas follows the characters in use (fonts.hpp)
+  // The accessible copy names the characters the atlas lacks by code point.
+  if (font_status().builds != font_builds) ui::mark_state_changed(app.state);
   feed_input_queue(ImGui::GetIO(), insert_page_text);  // at most one change per key a frame
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();

@@ -52,9 +52,12 @@ EMSCRIPTEN_KEEPALIVE const char* attn_get_fields() {
 // summary, tables, controls and the cell cursor; web/a11y.js mirrors it in the DOM.
 EMSCRIPTEN_KEEPALIVE const char* attn_a11y() {
   auto& app = attn::platform::web_app();
-  app.a11y_result = attn::ui::a11y_json(app.state);
-  return app.a11y_result.c_str();
+  attn::platform::a11y_version(app);
+  return app.a11y.json.c_str();
 }
+
+// Moves when the accessible copy changed: web/a11y.js reads attn_a11y only then.
+EMSCRIPTEN_KEEPALIVE int attn_a11y_version() { return attn::platform::a11y_version(attn::platform::web_app()); }
 
 // A button of the page's controls (web/a11y.js): 1 when the action exists.
 EMSCRIPTEN_KEEPALIVE int attn_a11y_press(const char* action) {
@@ -77,7 +80,9 @@ EMSCRIPTEN_KEEPALIVE const char* attn_set_fields(const char* fields_json) {
 EMSCRIPTEN_KEEPALIVE void attn_notice(const char* message) {
   if (!message) return;
   auto& app = attn::platform::web_app();
-  if (attn::utf8_error(message).empty()) app.state.notices.emplace_back(message);
+  if (!attn::utf8_error(message).empty()) return;
+  app.state.notices.emplace_back(message);
+  attn::ui::mark_state_changed(app.state);
 }
 
 }  // extern "C"

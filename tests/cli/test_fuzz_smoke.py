@@ -7,13 +7,14 @@ Not a replacement for a coverage-guided fuzzer; it catches the easy crashes
 (type confusion, unchecked sizes) on every test run.
 """
 import json
+import os
 import random
 import sys
 
 from cli_common import Checks, run_cli
 
 cli = sys.argv[1]
-cases = int(sys.argv[2]) if len(sys.argv) > 2 else 300
+cases = int(sys.argv[2]) if len(sys.argv) > 2 else int(os.environ.get("FUZZ_SMOKE_CASES", 300))
 c = Checks("cli_fuzz_smoke")
 rnd = random.Random(41)
 

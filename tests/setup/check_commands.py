@@ -252,6 +252,23 @@ def closure(roots, pkgs):
     return seen
 
 
+_OWNERS = None
+
+
+def owners():
+    """Every installed file's package, read once from dpkg's file lists (what
+    `dpkg-query -S` searches: one call of it took 0.4 s, 80 took half a minute)."""
+    global _OWNERS
+    if _OWNERS is None:
+        _OWNERS = {}
+        info = Path('/var/lib/dpkg/info')
+        for listing in sorted(info.glob('*.list')):
+            package = listing.stem.split(':')[0]
+            for line in listing.read_text(errors='replace').splitlines():
+                _OWNERS.setdefault(line, package)
+    return _OWNERS
+
+
 def owner(path):
     """The installed package that ships `path`, following symlinks (alternatives) and /usr-merge."""
     seen = set()
@@ -263,10 +280,8 @@ def owner(path):
         elif path.startswith(('/bin/', '/sbin/', '/lib')):
             candidates.append('/usr' + path)
         for c in candidates:
-            out = subprocess.run(['dpkg-query', '-S', c], capture_output=True, text=True)
-            for line in out.stdout.splitlines():
-                if not line.startswith('diversion ') and line.endswith(': ' + c):
-                    return line.split(':', 1)[0].split(',')[0].strip()
+            if c in owners():
+                return owners()[c]
         path = os.path.join(os.path.dirname(path), os.readlink(path)) if os.path.islink(path) else None
     return None
 

@@ -5,6 +5,7 @@
 #include <random>
 #include <set>
 
+#include "api/explorer_json.hpp"
 #include "core/explorer_fields.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/shell/app.hpp"
@@ -216,6 +217,69 @@ TEST_CASE("50 random states survive state -> URL -> fresh state, and get() -> se
     CHECK(state_fields_json(copied) == expected);
   }
   set_language("en");
+}
+
+// update_explorer_config as it was first written: print the config, merge the
+// fields into the JSON, read it all again. The direct version must agree.
+std::string merged_update(const nlohmann::json& fields, ExplorerConfig& config) {
+  nlohmann::json merged = nlohmann::json::parse(api::print_explorer_config(config));
+  const bool to_text = fields.contains("text"), to_experiment = fields.contains("experiment");
+  const bool to_untrained = fields.contains("projection") && fields["projection"] != "trained";
+  for (const ExplorerField& field : explorer_fields())
+    if ((to_text && field.scope == FieldScope::ExperimentInput) || (to_experiment && !field_applies(field, true)) ||
+        (to_untrained && field.scope == FieldScope::Trained))
+      merged.erase(field.name);
+  for (const auto& item : fields.items()) merged[item.key()] = item.value();
+  ExplorerConfig updated;
+  if (std::string e = api::read_explorer_config(merged, updated); !e.empty()) return e;
+  config = std::move(updated);
+  return {};
+}
+
+TEST_CASE("setting config fields gives what merging them into the printed config and reading it gives") {
+  std::mt19937 rng(20261202);
+  auto config_part = [](const nlohmann::json& fields) {
+    nlohmann::json part = nlohmann::json::object();
+    for (const auto& item : fields.items())
+      if (api::is_explorer_field(item.key())) part[item.key()] = item.value();
+    return part;
+  };
+  const nlohmann::json trained = {{"text", "我爱自然语言处理"}, {"d_model", 32}, {"heads", 4}, {"projection", "trained"},
+                                  {"trained_steps", 40}, {"trained_scaled", false}, {"trained_lr", 0.01}};
+  const nlohmann::json odd_updates[] = {
+      {{"projection", "random"}}, {{"projection", "trained"}}, {{"trained_steps", 80}}, {{"experiment", "fig41"}},
+      {{"text", "a b"}}, {{"text", "a b"}, {"experiment", "causal"}}, {{"d_model", 12}}, {{"heads", 0}},
+      {{"nonsense", 1}}, {{"mask", "causal"}, {"pads", 2}}, {{"temperature", -1}}, {{"positions", "yes"}}};
+  int compared = 0, refused = 0;
+  for (int i = 0; i < 200; ++i) {
+    ExplorerConfig base;
+    REQUIRE(api::read_explorer_config(i % 7 == 0 ? trained : config_part(random_fields(rng)), base) == "");
+    if (i % 5 == 0) base.trained_steps = 123;  // a recipe left behind by the panel: not printed, so not kept
+    const nlohmann::json update = i % 3 == 0 ? odd_updates[std::size_t(i / 3) % std::size(odd_updates)]
+                                             : [&] {
+                                                 // a few fields of another random state
+                                                 nlohmann::json all = config_part(random_fields(rng)), some;
+                                                 for (const auto& item : all.items())
+                                                   if (rng() % 3 == 0) some[item.key()] = item.value();
+                                                 return some.is_null() ? nlohmann::json::object() : some;
+                                               }();
+    CAPTURE(api::print_explorer_config(base));
+    CAPTURE(update.dump());
+    ExplorerConfig direct = base, reference = base;
+    const std::string e = api::update_explorer_config(update, direct);
+    const std::string expected = merged_update(update, reference);
+    CHECK(e == expected);
+    if (e.empty()) {
+      CHECK(api::print_explorer_config(direct) == api::print_explorer_config(reference));
+      CHECK(same_config(direct, reference));
+    } else {
+      CHECK(same_config(direct, base));  // all or nothing
+      ++refused;
+    }
+    ++compared;
+  }
+  CHECK(compared == 200);
+  CHECK(refused > 10);  // the odd updates were refused, not skipped
 }
 
 TEST_CASE("set() applies all fields or none") {

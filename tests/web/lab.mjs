@@ -173,6 +173,10 @@ export async function runBrowserTest({ name, logName, webDir, artefactsDir, view
       locale,  // navigator.language: the page picks its interface language from it
       ...contextOptions,  // e.g. {hasTouch: true, isMobile: true} for a phone
     });
+    // The lab then checks its own change tracking on every frame: a URL or an
+    // accessible copy that changed without a new generation is a console error
+    // (src/platform/web_app.hpp), which fails the test below.
+    await context.addInitScript(() => { window.attentionLabCheckGenerations = true; });
     const page = context.pages()[0] ?? await context.newPage();
     page.on('console', (msg) => {
       log.push(`[${msg.type()}] ${msg.text()}`);

@@ -146,9 +146,13 @@ export function checkHeatmaps(image, layout, result, rect, tolerance = DEFAULT_T
 
 // Pass/fail lines in the same format as the CLI tests.
 export class Checks {
-  constructor(name) { this.name = name; this.failures = 0; }
+  constructor(name) { this.name = name; this.failures = 0; this.last = Date.now(); }
+  // CHECK_TIMES=1 prefixes each line with the seconds since the previous one:
+  // where a test spends its time.
   check(ok, what, detail = '') {
-    console.log(`[${ok ? 'PASS' : 'FAIL'}] ${what}${!ok && detail ? `: ${detail}` : ''}`);
+    const now = Date.now(), took = process.env.CHECK_TIMES ? `${((now - this.last) / 1000).toFixed(1).padStart(6)}s ` : '';
+    this.last = now;
+    console.log(`${took}[${ok ? 'PASS' : 'FAIL'}] ${what}${!ok && detail ? `: ${detail}` : ''}`);
     if (!ok) this.failures++;
     return ok;
   }

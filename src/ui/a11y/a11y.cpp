@@ -95,7 +95,7 @@ std::string table_json(const A11yTable& table) {
 struct Control {
   std::string field, label, kind, value = "null";
   std::vector<std::pair<std::string, std::string>> options;  // value, label
-  std::string min = "null", max = "null";
+  std::string min = "null", max = "null", step = "null";
 
   Control& option(std::string option_value, std::string option_label) {
     options.emplace_back(std::move(option_value), std::move(option_label));
@@ -105,7 +105,7 @@ struct Control {
     std::vector<std::string> items;
     for (const auto& [v, l] : options) items.push_back(object({{"value", v}, {"label", quote(l)}}));
     return object({{"field", quote(field)}, {"label", quote(label)}, {"kind", quote(kind)}, {"value", value},
-                   {"options", array(items)}, {"min", min}, {"max", max}});
+                   {"options", array(items)}, {"min", min}, {"max", max}, {"step", step}});
   }
 };
 
@@ -122,16 +122,28 @@ Control& add(PageControls& controls, const char* field, const char* label, const
   return c;
 }
 
-void add_int_select(PageControls& controls, const char* field, const char* label, int value, const std::vector<int>& values) {
-  Control& select = add(controls, field, label, "select", std::to_string(value));
+// A control as its row describes it (state/controls.hpp), with a value.
+Control& add_row(PageControls& controls, const ControlRow& row, std::string value) {
+  static const char* const kinds[] = {"text", "select", "checkbox", "range", "number"};  // ControlKind's order
+  return add(controls, row.field, tr(row.label_key), kinds[int(row.kind)], std::move(value));
+}
+
+// A number control: the set-up panel's widget has the same range and step.
+void add_ranged(PageControls& controls, const ControlRow& row, double value) {
+  Control& c = add_row(controls, row, number(value));
+  c.min = number(row.lo);
+  c.max = number(row.hi);
+  if (row.step > 0) c.step = number(row.step);
+}
+
+void add_int_select(PageControls& controls, const ControlRow& row, int value, const std::vector<int>& values) {
+  Control& select = add_row(controls, row, std::to_string(value));
   for (const int v : values) select.option(std::to_string(v), std::to_string(v));
 }
 
-// A ranged control as its row describes it (state/controls.hpp): the set-up panel's widget has the same.
-void add_ranged(PageControls& controls, const RangedControl& row, double value) {
-  Control& c = add(controls, row.field, tr(row.label_key), row.typed ? "number" : "range", number(value));
-  c.min = number(row.lo);
-  c.max = number(row.hi);
+// The rows that draw themselves at `place`, as the panel draws them there.
+void add_placed(PageControls& controls, const AppState& state, ControlPlace place) {
+  for (const ControlRow* row : placed_controls(state, place)) add_ranged(controls, *row, row->get(state));
 }
 
 // The explorer's set-up controls in the set-up panel's order, then the head
@@ -139,17 +151,16 @@ void add_ranged(PageControls& controls, const RangedControl& row, double value) 
 void explorer_controls(PageControls& controls, const AppState& state) {
   const ExplorerConfig& c = state.config;
   const bool text = c.input == Input::Text;
-  if (text) add(controls, "text", tr("setup.sentence"), "text", quote(c.text));
+  if (text) add_row(controls, control_row("text"), quote(c.text));
   // A preset is applied when picked; the first entry only names the list.
   Control& preset = add(controls, "preset", tr("setup.presets"), "select", quote(""));
   preset.option(quote(""), "(" + std::string(tr("setup.presets")) + ")");
   for (const Preset& p : presets()) preset.option(quote(p.id), tr(p.label_key.c_str()));
-  if (text) add_ranged(controls, ranged_control("d_model"), c.d_model);
-  add_ranged(controls, ranged_control("heads"), c.heads);
-  if (text) add_ranged(controls, ranged_control("seed"), double(c.seed));
-  add_ranged(controls, ranged_control("temperature"), c.temperature);
-  Control& scale =
-      add(controls, "scale", tr("setup.scale"), "select", quote(c.scale.kind == Scale::Kind::None ? "none" : "sqrt"));
+  if (text) add_ranged(controls, control_row("d_model"), c.d_model);
+  add_ranged(controls, control_row("heads"), c.heads);
+  if (text) add_ranged(controls, control_row("seed"), double(c.seed));
+  add_placed(controls, state, ControlPlace::ExplorerScoring);
+  Control& scale = add_row(controls, control_row("scale"), quote(c.scale.kind == Scale::Kind::None ? "none" : "sqrt"));
   scale.option(quote("sqrt"), tr("setup.scale.sqrt")).option(quote("none"), tr("setup.scale.none"));
   if (c.scale.kind == Scale::Kind::Value) {  // from a config: shown as the canvas shows it
     char label[32];
@@ -158,15 +169,14 @@ void explorer_controls(PageControls& controls, const AppState& state) {
     scale.option(scale.value, label);
   }
   if (text) {
-    Control& projection =
-        add(controls, "projection", tr("setup.projection"), "select", quote(projection_name(c.projection)));
+    Control& projection = add_row(controls, control_row("projection"), quote(projection_name(c.projection)));
     for (const Projection p : {Projection::Random, Projection::Identity, Projection::Chapter})
       projection.option(quote(projection_name(p)), tr(projection_label_key(p).c_str()));
     if (c.projection == Projection::Trained)  // chosen on the canvas, from the scaling lab's model
       projection.option(quote(projection_name(c.projection)), tr(projection_label_key(c.projection).c_str()));
-    add(controls, "positions", tr("setup.positions"), "checkbox", c.positions ? "true" : "false");
+    add_row(controls, control_row("positions"), c.positions ? "true" : "false");
   }
-  Control& mask = add(controls, "mask", tr("setup.mask"), "select", quote(mask_name(c.mask)));
+  Control& mask = add_row(controls, control_row("mask"), quote(mask_name(c.mask)));
   for (const Mask::Kind kind : {Mask::Kind::None, Mask::Kind::Causal, Mask::Kind::Padding})
     mask.option(quote(mask_name(kind)), tr(mask_label_key(kind).c_str()));
   if (c.mask == Mask::Kind::Custom) {  // the mask in use (space on the cell cursor toggles its cells)
@@ -182,7 +192,7 @@ void explorer_controls(PageControls& controls, const AppState& state) {
     for (std::size_t q = 0; q < n; ++q) all += (q ? "," : "") + row;
     mask.option(all + "]", tr(mask_label_key(Mask::Kind::Custom).c_str()));
   }
-  if (c.mask == Mask::Kind::Padding && text) add_ranged(controls, ranged_control("pads"), c.pads);
+  add_placed(controls, state, ControlPlace::ExplorerMask);
   if (!state.result) return;
   const ExplorerResult& r = *state.result;
   Control& head = add(controls, "head", tr("a11y.head"), "select", std::to_string(state.selected_head));
@@ -210,13 +220,14 @@ void export_controls(PageControls& controls, const AppState& state) {
 }
 
 // The scaling lab's panel and the open panel's controls.
-void scaling_controls(PageControls& controls, const ScalingLab& lab) {
+void scaling_controls(PageControls& controls, const AppState& state) {
+  const ScalingLab& lab = state.scaling;
   Control& panel = add(controls, "panel", tr("a11y.panel"), "select", quote(scaling_panel_id(lab.panel)));
   for (const ScalingPanel p : {ScalingPanel::Figure42, ScalingPanel::Saturation, ScalingPanel::Training})
     panel.option(quote(scaling_panel_id(p)), tr(scaling_panel_label_key(p)));
   if (lab.panel == ScalingPanel::Training) {
-    add_int_select(controls, "train_dk", tr("scaling.train.dk"), lab.train_d_k, training_dims());
-    add_ranged(controls, ranged_control("train_lr"), lab.learning_rate);
+    add_int_select(controls, control_row("train_dk"), lab.train_d_k, training_dims());
+    add_placed(controls, state, ControlPlace::ScalingTraining);
     // The panel's buttons: actions (a11y_press), not state fields.
     for (const TrainingAction& action : training_actions())
       add(controls, action.id, tr(action.label_key), "button", "null");
@@ -225,11 +236,11 @@ void scaling_controls(PageControls& controls, const ScalingLab& lab) {
   std::vector<int> dims = scaling_grid();
   if (std::find(dims.begin(), dims.end(), lab.d_k) == dims.end()) dims.push_back(lab.d_k);
   std::sort(dims.begin(), dims.end());
-  add_int_select(controls, "dk", tr("scaling.dk"), lab.d_k, dims);
+  add_int_select(controls, control_row("dk"), lab.d_k, dims);
   if (lab.panel == ScalingPanel::Figure42)
-    add_int_select(controls, "samples", tr("scaling.samples"), lab.samples, scaling_sample_counts());
+    add_int_select(controls, control_row("samples"), lab.samples, scaling_sample_counts());
   else
-    add_ranged(controls, ranged_control("keys"), lab.n_keys);
+    add_ranged(controls, control_row("keys"), lab.n_keys);
 }
 
 // The controls a keyboard or screen-reader reader needs to do what a mouse
@@ -246,7 +257,7 @@ std::string controls_json(const AppState& state) {
   for (const ViewSpec& spec : views())
     if (!spec.debug_only || state.debug) view.option(quote(spec.id), tr(spec.label_key));
   const ViewSpec& open = open_view(state);
-  if (open.a11y_controls && open.source == ViewSource::Scaling) scaling_controls(controls, state.scaling);
+  if (open.a11y_controls && open.source == ViewSource::Scaling) scaling_controls(controls, state);
   else if (open.a11y_controls) explorer_controls(controls, state);
   export_controls(controls, state);
   add(controls, "copy_link", tr("link.copy"), "button", "null");
@@ -286,6 +297,7 @@ CursorCell cursor_cell(const AppState& state) {
 }  // namespace
 
 bool a11y_press(AppState& state, const std::string& action) {
+  mark_state_changed(state);
   ScalingLab& lab = state.scaling;
   if (action.rfind("export:", 0) == 0) return request_export(state, action.substr(7));
   if (action == "copy_link") {

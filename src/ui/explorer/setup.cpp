@@ -27,9 +27,10 @@ int resize_string(ImGuiInputTextCallbackData* data) {
 }
 
 void sentence_box(AppState& state) {
-  ImGui::TextUnformatted(tr("setup.sentence"));
+  const ControlRow& sentence = control_row("text");
+  ImGui::TextUnformatted(tr(sentence.label_key));
   ImGui::SameLine();
-  help_marker(tr("setup.sentence.help"));
+  help_marker(tr(sentence.help_key));
   ImGui::SetNextItemWidth(-1);
   // InputTextMultiline wraps nothing in 1.86; one line keeps Enter meaningful.
   if (state.config.input == Input::Text) {
@@ -73,24 +74,26 @@ void size_controls(AppState& state) {
   const float button = ImGui::GetFrameHeight();
   const float spacing = ImGui::GetStyle().ItemInnerSpacing.x;
   const float width = std::max(ImGui::GetContentRegionAvail().x * 0.6f, button * 3);
-  const RangedControl& d_model = ranged_control("d_model");
+  const ControlRow& d_model = control_row("d_model");
   ImGui::SetNextItemWidth(width);
   ImGui::SliderInt(tr(d_model.label_key), &c.d_model, int(d_model.lo), int(d_model.hi), "%d",
                    ImGuiSliderFlags_AlwaysClamp);
   record_control(state, d_model.field);
 
   // heads: a slider (ctrl+click to type) between - and + buttons.
-  const RangedControl& heads = ranged_control("heads");
-  const int min_heads = int(heads.lo), max_heads = int(heads.hi);
+  const ControlRow& heads = control_row("heads");
+  const int min_heads = int(heads.lo), max_heads = int(heads.hi), step = int(heads.step);
   ImGui::PushButtonRepeat(true);
-  if (ImGui::Button("-##heads", ImVec2(button, button)) && c.heads > min_heads) --c.heads;
+  if (ImGui::Button("-##heads", ImVec2(button, button)) && c.heads > min_heads)
+    c.heads = std::max(min_heads, c.heads - step);
   record_control(state, "heads_minus");
   ImGui::SameLine(0, spacing);
   ImGui::SetNextItemWidth(width - 2 * (button + spacing));
   ImGui::SliderInt("##heads", &c.heads, min_heads, max_heads, "%d", ImGuiSliderFlags_AlwaysClamp);
   record_control(state, heads.field);
   ImGui::SameLine(0, spacing);
-  if (ImGui::Button("+##heads", ImVec2(button, button)) && c.heads < max_heads) ++c.heads;
+  if (ImGui::Button("+##heads", ImVec2(button, button)) && c.heads < max_heads)
+    c.heads = std::min(max_heads, c.heads + step);
   record_control(state, "heads_plus");
   ImGui::PopButtonRepeat();
   ImGui::SameLine(0, spacing);
@@ -116,10 +119,10 @@ void size_controls(AppState& state) {
   }
 
   // 64-bit, as in the config (a seed from --config or a URL must show as is).
-  const RangedControl& seed = ranged_control("seed");
-  const uint64_t step = 1;
+  const ControlRow& seed = control_row("seed");
+  const uint64_t seed_step = uint64_t(seed.step);
   ImGui::SetNextItemWidth(width);
-  ImGui::InputScalar(tr(seed.label_key), ImGuiDataType_U64, &c.seed, &step);
+  ImGui::InputScalar(tr(seed.label_key), ImGuiDataType_U64, &c.seed, &seed_step);
   record_control(state, seed.field);
   ImGui::SameLine();
   help_marker(tr(seed.help_key));
@@ -128,13 +131,7 @@ void size_controls(AppState& state) {
 void scoring_controls(AppState& state) {
   ExplorerConfig& c = state.config;
   const float width = ImGui::GetContentRegionAvail().x * 0.6f;
-  const RangedControl& temperature = ranged_control("temperature");
-  ImGui::SetNextItemWidth(width);
-  ImGui::SliderFloat(tr(temperature.label_key), &c.temperature, float(temperature.lo), float(temperature.hi), "%.2f",
-                     ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
-  record_control(state, temperature.field);
-  ImGui::SameLine();
-  help_marker(tr(temperature.help_key));
+  draw_placed_controls(state, ControlPlace::ExplorerScoring);  // the temperature
 
   // A numeric scale (from a config) gets a third entry, so the label matches the numbers.
   const bool numeric = c.scale.kind == Scale::Kind::Value;
@@ -142,16 +139,18 @@ void scoring_controls(AppState& state) {
   char numeric_label[32];
   std::snprintf(numeric_label, sizeof numeric_label, "x %g", double(c.scale.value));
   const char* scales[] = {tr("setup.scale.sqrt"), tr("setup.scale.none"), numeric_label};
+  const ControlRow& scale_row = control_row("scale");
   ImGui::SetNextItemWidth(width);
-  if (ImGui::Combo(tr("setup.scale"), &scale, scales, numeric ? 3 : 2) && scale != 2)
+  if (ImGui::Combo(tr(scale_row.label_key), &scale, scales, numeric ? 3 : 2) && scale != 2)
     c.scale = scale == 1 ? Scale::none() : Scale::sqrt_dk();
-  record_control(state, "scale");
+  record_control(state, scale_row.field);
   ImGui::SameLine();
-  help_marker(tr("setup.scale.help"));
+  help_marker(tr(scale_row.help_key));
 
   ImGui::BeginDisabled(c.input != Input::Text);
+  const ControlRow& projection = control_row("projection");
   ImGui::SetNextItemWidth(width);
-  if (ImGui::BeginCombo(tr("setup.projection"), tr(projection_label_key(c.projection).c_str()))) {
+  if (ImGui::BeginCombo(tr(projection.label_key), tr(projection_label_key(c.projection).c_str()))) {
     for (int i = 0; i < 4; ++i) {
       const Projection p = Projection(i);
       // "trained" takes the scaling lab's scaled model: greyed until it has trained.
@@ -165,7 +164,7 @@ void scoring_controls(AppState& state) {
     }
     ImGui::EndCombo();
   }
-  record_control(state, "projection");
+  record_control(state, projection.field);
   if (c.projection == Projection::Trained) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped(tr("setup.trained.fmt"), c.trained_steps,
@@ -179,12 +178,13 @@ void scoring_controls(AppState& state) {
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    ImGui::TextUnformatted(tr("setup.projection.note"));
+    ImGui::TextUnformatted(tr(projection.help_key));
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
-  ImGui::Checkbox(tr("setup.positions"), &c.positions);
-  record_control(state, "positions");
+  const ControlRow& positions = control_row("positions");
+  ImGui::Checkbox(tr(positions.label_key), &c.positions);
+  record_control(state, positions.field);
   ImGui::EndDisabled();
 }
 
@@ -192,8 +192,9 @@ void mask_controls(AppState& state) {
   ExplorerConfig& c = state.config;
   const float width = ImGui::GetContentRegionAvail().x * 0.6f;
   static const Mask::Kind kinds[] = {Mask::Kind::None, Mask::Kind::Causal, Mask::Kind::Padding, Mask::Kind::Custom};
+  const ControlRow& mask = control_row("mask");
   ImGui::SetNextItemWidth(width);
-  if (ImGui::BeginCombo(tr("setup.mask"), tr(mask_label_key(c.mask).c_str()))) {
+  if (ImGui::BeginCombo(tr(mask.label_key), tr(mask_label_key(c.mask).c_str()))) {
     for (int i = 0; i < 4; ++i) {
       if (ImGui::Selectable(tr(mask_label_key(kinds[i]).c_str()), c.mask == kinds[i])) {
         c.mask = kinds[i];
@@ -203,13 +204,8 @@ void mask_controls(AppState& state) {
     }
     ImGui::EndCombo();
   }
-  record_control(state, "mask");
-  if (c.mask == Mask::Kind::Padding && c.input == Input::Text) {
-    const RangedControl& pads = ranged_control("pads");
-    ImGui::SetNextItemWidth(width);
-    ImGui::SliderInt(tr(pads.label_key), &c.pads, int(pads.lo), int(pads.hi), "%d", ImGuiSliderFlags_AlwaysClamp);
-    record_control(state, pads.field);
-  }
+  record_control(state, mask.field);
+  draw_placed_controls(state, ControlPlace::ExplorerMask);  // the pads, with a padding mask
   if (c.mask == Mask::Kind::Custom) ImGui::TextWrapped("%s", tr("setup.custom.note"));
 }
 

@@ -59,6 +59,7 @@ void show_result(AppState& state, ExplorerResult result) {
   static uint64_t generations = 0;  // process-wide: no two states' results share one
   state.result = std::move(result);
   state.result_generation = ++generations;
+  mark_state_changed(state);  // the selection follows the new sizes
   state.explorer_job.reset();
   state.compute_ms = state.explorer_job_ms;
   const int n = int(state.result->tokens.size());
@@ -115,6 +116,7 @@ void update_result(AppState& state) {
     return;
   }
   ExplorerConfig& config = state.config;
+  mark_state_changed(state);  // e.g. the custom mask follows a new token count
   fit_custom_mask(config);
   state.checked_config = config;
   state.explorer_job.reset();  // a newer config: whatever was pending is not wanted any more

@@ -25,15 +25,6 @@ void section_title(const char* key) {
   ImGui::Separator();
 }
 
-// A label in a fixed column left of its control, so recorded control rects
-// are the widget frames alone (tests drag inside them) and the controls line up.
-void row_label(const char* key) {
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(tr(key));
-  ImGui::SameLine(ImGui::GetFontSize() * 6.5f);
-  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 1.8f);  // room for a "(?)" after it
-}
-
 // A combo over a list of ints; true when the choice changed. The combo is
 // recorded as control `name`, its open items as `name`_item_<value>.
 bool int_combo(AppState& state, const char* id, int* value, const std::vector<int>& choices, const char* name) {
@@ -60,21 +51,23 @@ void score_controls(AppState& state) {
   ScalingLab& lab = state.scaling;
   section_title("scaling.scores.title");
 
-  row_label("scaling.dk");
-  ImGui::SliderInt("##scaling_dk", &lab.d_k, ScalingLimits::kMinDk, ScalingLimits::kMaxDk, "%d",
+  const ControlRow& dk = control_row("dk");
+  column_label(tr(dk.label_key));
+  ImGui::SliderInt("##scaling_dk", &lab.d_k, int(dk.lo), int(dk.hi), "%d",
                    ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   record_control(state, "scaling_dk");
   lab.dk_dragging = ImGui::IsItemActive();
   ImGui::SameLine();
-  help_marker(tr("scaling.dk.help"));
+  help_marker(tr(dk.help_key));
 
-  row_label("scaling.samples");
+  const ControlRow& samples = control_row("samples");
+  column_label(tr(samples.label_key));
   int_combo(state, "##scaling_samples", &lab.samples, scaling_sample_counts(), "scaling_samples");
   ImGui::SameLine();
-  help_marker(tr("scaling.samples.help"));
+  help_marker(tr(samples.help_key));
 
-  const RangedControl& keys = ranged_control("keys");
-  row_label(keys.label_key);
+  const ControlRow& keys = control_row("keys");
+  column_label(tr(keys.label_key));
   ImGui::SliderInt("##scaling_keys", &lab.n_keys, int(keys.lo), int(keys.hi), "%d",
                    ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   record_control(state, "scaling_keys");
@@ -127,16 +120,9 @@ void training_controls(AppState& state) {
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
-  row_label("scaling.train.dk");
+  column_label(tr(control_row("train_dk").label_key));
   if (int_combo(state, "##train_dk", &lab.train_d_k, training_dims(), "train_dk")) training_reset(lab);
-  const RangedControl& lr = ranged_control("train_lr");
-  row_label(lr.label_key);
-  if (ImGui::SliderFloat("##train_lr", &lab.learning_rate, float(lr.lo), float(lr.hi), "%.4f",
-                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-    training_reset(lab);
-  record_control(state, lr.field);
-  ImGui::SameLine();
-  help_marker(tr(lr.help_key));
+  draw_placed_controls(state, ControlPlace::ScalingTraining);  // the learning rate
 
   // Start / Pause / Step / Reset in a 2 x 2 grid that fits narrow panels.
   const float gap = ImGui::GetStyle().ItemSpacing.x;

@@ -117,9 +117,36 @@ ViewsFrame frame_views(AppState& state) {
 
 }  // namespace
 
+namespace {
+
+// Whether this frame's input may change the state: a mouse button down or
+// released, the wheel, a key down, a character, or a widget still active. A
+// mouse that only moves (hover readouts, tooltips) changes nothing kept.
+bool frame_has_input(const ImGuiIO& io) {
+  for (int b = 0; b < IM_ARRAYSIZE(io.MouseDown); ++b)
+    if (io.MouseDown[b] || io.MouseReleased[b]) return true;
+  for (bool down : io.KeysDown)
+    if (down) return true;
+  return io.MouseWheel != 0 || io.MouseWheelH != 0 || !io.InputQueueCharacters.empty() || ImGui::IsAnyItemActive();
+}
+
+}  // namespace
+
 void app_frame(AppState& state) {
   const auto frame_start = std::chrono::steady_clock::now();
   ++state.frames;
+  // Input, a change between frames (set(), a button of the accessible copy, a
+  // font) or in the last frame (a button's work, e.g. a training step, shows
+  // in the frame after) moves the generation.
+  const ImGuiIO& io = ImGui::GetIO();
+  const int framebuffer_w = int(std::lround(io.DisplaySize.x * io.DisplayFramebufferScale.x));
+  const int framebuffer_h = int(std::lround(io.DisplaySize.y * io.DisplayFramebufferScale.y));
+  // A new window size lays the views out again (the accessible copy lists what is drawn).
+  const bool changed = frame_has_input(io) || state.state_generation != state.frame_end_generation ||
+                       framebuffer_w != state.framebuffer_w || framebuffer_h != state.framebuffer_h;
+  if (changed || state.changed_last_frame) mark_state_changed(state);
+  const uint64_t generation_at_start = state.state_generation;
+  if (app_busy(state)) state.busy_frame = state.frames;
   const int select_view_frames = state.select_view_frames, select_panel_frames = state.scaling.select_panel_frames;
   plot::SetCurrentContext(&state.plot);
   follow_theme(state.theme);  // before any window: the whole frame in one theme
@@ -127,9 +154,8 @@ void app_frame(AppState& state) {
   state.a11y_tables.clear();
   state.controls.clear();
   ImGui::GetIO().ConfigInputTextCursorBlink = !state.reduced_motion;
-  const ImGuiIO& io = ImGui::GetIO();
-  state.framebuffer_w = int(std::lround(io.DisplaySize.x * io.DisplayFramebufferScale.x));
-  state.framebuffer_h = int(std::lround(io.DisplaySize.y * io.DisplayFramebufferScale.y));
+  state.framebuffer_w = framebuffer_w;
+  state.framebuffer_h = framebuffer_h;
   continue_retraining(state);
   update_result(state);
   // The lab's statistics only while it is shown; its training whenever it runs.
@@ -161,6 +187,8 @@ void app_frame(AppState& state) {
   // What is left of the frame's share goes to a pending recompute, for the
   // newest config (the set-up panel may have changed it in this frame).
   continue_explorer_job(state);
+  state.changed_last_frame = changed || state.state_generation != generation_at_start;
+  state.frame_end_generation = state.state_generation;
   state.frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count();
   if (state.recent_frame_ms.size() == AppState::kRecentFrames)
     state.recent_frame_ms.erase(state.recent_frame_ms.begin());

@@ -40,6 +40,16 @@ struct AppState {
   ExplorerConfig config;
   Theme theme = Theme::Light;
   ControlsMode controls_mode = ControlsMode::Full;
+  // Moves (mark_state_changed) whenever the reader, a host page or the app
+  // itself may have changed anything the URL or the accessible copy shows: a
+  // frame with input, set(), a URL, a result, a notice, and the frame after
+  // any of these (where a pressed button's work lands). Frames without any
+  // (hovering, training, a pending recompute) leave it, and the URL is not
+  // rebuilt; the accessible copy also follows the frames that begin busy.
+  uint64_t state_generation = 0;
+  uint64_t frame_end_generation = 0;  // state_generation as the last frame ended (shell/app.cpp)
+  bool changed_last_frame = false;    // the last frame had input or a change: this one moves it too
+  long long busy_frame = 0;           // the last frame that began with work of its own (app_busy)
 
   // ---- UI-only state ----------------------------------------------------------
   View view = View::Heatmaps;
@@ -107,5 +117,7 @@ struct AppState {
   // ---- the plot layer (owns the heatmap GL textures) --------------------------
   plot::Context plot;
 };
+
+inline void mark_state_changed(AppState& state) { ++state.state_generation; }
 
 }  // namespace attn::ui

@@ -121,7 +121,7 @@ void reset_training(AppState& s) { training_reset(s.scaling); }
 
 // "0.0001..0.1": the training panel's learning-rate range, as the URL table and messages print it.
 std::string learning_rate_range() {
-  const RangedControl& lr = ranged_control("train_lr");
+  const ControlRow& lr = control_row("train_lr");
   return number_text(lr.lo) + ".." + number_text(lr.hi);
 }
 
@@ -216,7 +216,7 @@ const std::vector<UiField>& ui_fields() {
        [](const AppState& s) { return float_json(s.scaling.learning_rate); },
        [](const Json& value, bool clamp, std::string* note, Commit* commit) -> std::string {
          // The training panel's slider range (state/controls.hpp).
-         const float lo = float(ranged_control("train_lr").lo), hi = float(ranged_control("train_lr").hi);
+         const float lo = float(control_row("train_lr").lo), hi = float(control_row("train_lr").hi);
          const std::string range = learning_rate_range();
          if (!value.is_number() || !std::isfinite(value.get<double>()))
            return "train_lr: expected a number in " + range + ", got " + api::describe(value);
@@ -350,6 +350,7 @@ StateJson state_fields_json(const AppState& state) {
 }
 
 std::string apply_state_fields(AppState& state, const Json& fields) {
+  mark_state_changed(state);
   if (!fields.is_object()) return "state: expected a JSON object of fields, got " + api::describe(fields);
   Json config_fields = Json::object();
   std::vector<Commit> commits;
@@ -406,6 +407,7 @@ Json value_from_url(const std::string& field, const std::string& text) {
 }
 
 std::vector<std::string> apply_url_query(AppState& state, const std::string& query) {
+  mark_state_changed(state);
   std::vector<std::string> notes;
   // Percent-escapes can spell any bytes: a value that is not UTF-8 is refused
   // here, not turned into U+FFFD by the tokenizer without a word.

@@ -19,6 +19,13 @@ void help_marker(const char* text) {
   }
 }
 
+void column_label(const char* label) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine(ImGui::GetFontSize() * 6.5f);
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 1.8f);
+}
+
 void title_with_help(const char* title, const char* help) {
   const float marker_w = ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("(?)").x;
   if (ImGui::CalcTextSize(title).x + marker_w <= ImGui::GetContentRegionAvail().x) {

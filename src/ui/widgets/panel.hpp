@@ -10,6 +10,11 @@ namespace attn::ui {
 // "(?)" that shows `text` in a wrapped tooltip when hovered.
 void help_marker(const char* text);
 
+// A control's label in a fixed column left of it (the scaling lab's rows), so
+// a recorded control rect is the widget frame alone (tests drag inside it)
+// and the controls line up; the next item's width leaves room for a "(?)".
+void column_label(const char* label);
+
 // `title` and its help marker: "title (?)" on one line when it fits, else
 // "(?)" first and the title wrapped beside it (a narrow window cuts nothing).
 void title_with_help(const char* title, const char* help);
