@@ -17,15 +17,6 @@ namespace attn::ui {
 
 struct AppState;
 
-struct A11yView {
-  std::string title;
-  std::string summary;  // one paragraph
-  // First the tables of the heatmaps the frame drew (AppState::a11y_tables):
-  // all, or only the one named here; then these.
-  std::string only_heatmap;
-  std::vector<A11yTable> tables;
-};
-
 // The open view's copy: its title, its entry's describe() (state/views.hpp),
 // and the explorer's error before the rest when the view shows its result.
 A11yView a11y_view(const AppState& state);

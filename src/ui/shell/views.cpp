@@ -48,36 +48,34 @@ void chapter_view(AppState& state) {
 
 }  // namespace
 
+// A view's draw and describe functions: the existing views declare theirs in
+// their folder's header (explorer.hpp, scaling.hpp, fig41_panels.hpp) and the
+// accessible copy's (a11y_views.hpp); a new view may declare its two here,
+// beside its row, and define both in its own file.
+
 const std::vector<ViewSpec>& views() {
   using S = ViewSource;
   using E = ViewExports;
-  // view, id, label, source, draw, describe, exports, a11y controls, cell cursor, histograms, debug only
+  // id, label, source, draw, describe, exports, a11y controls, cell cursor, histograms, debug only
   static const std::vector<ViewSpec> table = {
-      {View::Heatmaps, "heatmaps", "tab.heatmaps", S::Explorer, heatmaps_view, describe_heatmaps, E::Matrices, true,
-       true, false, false},
-      {View::Focus, "focus", "tab.focus", S::Explorer, focus_view, describe_focus, E::Matrices, true, false, false,
-       false},
-      {View::Steps, "steps", "tab.steps", S::Explorer, steps_view, describe_steps, E::Matrices, true, false, false,
-       false},
-      {View::Lines, "lines", "tab.lines", S::Explorer, lines_view, describe_lines, E::Matrices, true, false, false,
-       false},
-      {View::Stats, "stats", "tab.stats", S::Explorer, stats_view, describe_stats, E::Matrices, true, false, true,
-       false},
-      {View::Chapter, "chapter", "tab.chapter", S::Chapter, chapter_view, describe_chapter, E::Png, false, false,
-       false, false},
-      {View::Scaling, "scaling", "tab.scaling", S::Scaling, scaling_view, describe_scaling, E::Png, true, false,
-       false, false},
-      {View::Debug, "debug", "tab.debug", S::Explorer, debug_view, describe_debug, E::Matrices, false, false, false,
-       true},
+      {"heatmaps", "tab.heatmaps", S::Explorer, heatmaps_view, describe_heatmaps, E::Matrices, true, true, false, false},
+      {"focus", "tab.focus", S::Explorer, focus_view, describe_focus, E::Matrices, true, false, false, false},
+      {"steps", "tab.steps", S::Explorer, steps_view, describe_steps, E::Matrices, true, false, false, false},
+      {"lines", "tab.lines", S::Explorer, lines_view, describe_lines, E::Matrices, true, false, false, false},
+      {"stats", "tab.stats", S::Explorer, stats_view, describe_stats, E::Matrices, true, false, true, false},
+      {"chapter", "tab.chapter", S::Chapter, chapter_view, describe_chapter, E::Png, false, false, false, false},
+      {"scaling", "tab.scaling", S::Scaling, scaling_view, describe_scaling, E::Png, true, false, false, false},
+      {"debug", "tab.debug", S::Explorer, debug_view, describe_debug, E::Matrices, false, false, false, true},
   };
   return table;
 }
 
 const ViewSpec& view_spec(View view) {
-  for (const ViewSpec& spec : views())
-    if (spec.view == view) return spec;
-  return views().front();
+  const std::size_t row = std::size_t(view);
+  return row < views().size() ? views()[row] : views().front();
 }
+
+View view_of(const ViewSpec& spec) { return View(&spec - views().data()); }
 
 const ViewSpec& open_view(const AppState& state) { return view_spec(state.view); }
 
@@ -95,7 +93,7 @@ const char* view_source_id(ViewSource source) {
 bool view_from_id(const std::string& id, View* view) {
   for (const ViewSpec& spec : views())
     if (id == spec.id) {
-      *view = spec.view;
+      *view = view_of(spec);
       return true;
     }
   return false;
@@ -123,13 +121,13 @@ void draw_views(AppState& state, const ViewsFrame& frame) {
   std::vector<TabItem> tabs;
   int selected = 0;
   for (const ViewSpec& spec : views()) {
-    if (spec.view == state.view) selected = int(tabs.size());
+    if (view_of(spec) == state.view) selected = int(tabs.size());
     tabs.push_back({spec.label_key, std::string("tab_") + spec.id, !spec.debug_only || state.debug});
   }
   tab_bar(
       state.controls, "##views", tabs, &selected, &state.select_view_frames, "##view",
       [&](int i) {
-        state.view = views()[std::size_t(i)].view;
+        state.view = View(i);
         draw_view(views()[std::size_t(i)]);
       },
       [&] {
@@ -138,7 +136,7 @@ void draw_views(AppState& state, const ViewsFrame& frame) {
         language_button(state);
       },
       frame.leading, "tab_combo");
-  state.view = views()[std::size_t(selected)].view;
+  state.view = View(selected);
 }
 
 }  // namespace attn::ui

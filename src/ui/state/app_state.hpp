@@ -52,7 +52,7 @@ struct AppState {
   long long busy_frame = 0;           // the last frame that began with work of its own (app_busy)
 
   // ---- UI-only state ----------------------------------------------------------
-  View view = View::Heatmaps;
+  View view{};  // the first of views(): the heatmaps
   int select_view_frames = 2;  // > 0: the tab bar follows `view` (presets, URL) for this many frames
   int selected_query = 0;
   int selected_head = -1;      // -1: the head average

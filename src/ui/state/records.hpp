@@ -50,6 +50,17 @@ struct A11yTable {
   std::string heatmap;                 // the layout name of the heatmap it mirrors ("head0"), "" for plots
 };
 
+// The open view for the accessible copy: what a view's describe() (views.hpp)
+// writes besides the heatmap tables the frame recorded.
+struct A11yView {
+  std::string title;
+  std::string summary;  // one paragraph
+  // First the tables of the heatmaps the frame drew (AppState::a11y_tables):
+  // all, or only the one named here; then these.
+  std::string only_heatmap;
+  std::vector<A11yTable> tables;
+};
+
 // The keyboard's cell cursor in the heatmaps view: its row is the selected
 // query, its head the selected head; key is its column. Arrow keys move it
 // while the canvas has the keyboard (handle_cell_keys); `moves` counts every

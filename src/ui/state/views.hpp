@@ -13,9 +13,11 @@
 namespace attn::ui {
 
 struct AppState;
-struct A11yView;  // a11y/a11y_views.hpp
+struct A11yView;  // state/records.hpp
 
-enum class View { Heatmaps, Focus, Steps, Lines, Stats, Chapter, Scaling, Debug };
+// A view is its row of views(), by position (tab order): View{} is the first,
+// the heatmaps. No value is named outside the table.
+enum class View : int {};
 
 // What a view draws from.
 enum class ViewSource {
@@ -32,7 +34,6 @@ enum class ViewExports {
 };
 
 struct ViewSpec {
-  View view;
   const char* id;         // stable: state().view, ?view=, --view
   const char* label_key;  // tr() key of the tab label (also the accessible copy's title)
   ViewSource source;
@@ -50,6 +51,7 @@ struct ViewSpec {
 // In tab order.
 const std::vector<ViewSpec>& views();
 const ViewSpec& view_spec(View view);
+View view_of(const ViewSpec& spec);  // spec: a row of views()
 // The open view's entry.
 const ViewSpec& open_view(const AppState& state);
 
