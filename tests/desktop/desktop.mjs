@@ -2,8 +2,10 @@
 //
 //   node tests/desktop/desktop.mjs <attention_app> <attention_cli> <artefacts dir>
 //
-// Runs `xvfb-run -a attention_app --screenshot out.png --frames 5 --size WxH
-// --layout out.json [--view ID] [--preset ID]` for every view at 1280x800 and
+// Runs `attention_app --screenshot out.png --frames 5 --size WxH --layout
+// out.json [--view ID] [--preset ID]` (LAUNCHES at a time on one Xvfb of its
+// own: one by one it took 85 s natively and 125 s under ASan, a core idle
+// while each app waited on its GL driver) for every view at 1280x800 and
 // 800x600 and a few presets, then checks that each PNG is a drawn UI and that
 // every heatmap cell in the layout (x, y, w, h in PNG pixels) has the colormap
 // colour of its value (or the masked colour), where the values come from
@@ -14,12 +16,13 @@
 // Chinese: `--lang zh --text 我爱自然语言处理` draws its token labels as glyphs, neither
 // "?" nor the missing-glyph box, checked against the app's own rendering of
 // `--text '? □ 😀 我'` (tests/web/fonts_e2e.mjs has the label helpers).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { PNG } from 'pngjs';
 
+import { startXvfb } from '../web/engines/processes.mjs';
 import { CJK_SENTENCE, REFERENCE_SENTENCE, checkLabels } from '../web/fonts_e2e.mjs';
 import { Checks, checkHeatmaps, countDistinctColours } from '../web/pixels.mjs';
 
@@ -34,16 +37,30 @@ const VIEWS = JSON.parse(spawnSync(app, ['--views'], { encoding: 'utf8' }).stdou
 const c = new Checks('desktop_e2e');
 mkdirSync(artefactsDir, { recursive: true });
 
+const LAUNCHES = 3;
+let display = null;  // the X server's, set in main()
+
+// Runs the app to its exit: { status, signal, output }.
+function launch(args) {
+  return new Promise((done) => {
+    const child = spawn(app, args, { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => { output += d; });
+    child.stderr.on('data', (d) => { output += d; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+    child.once('error', (e) => { output += e.message; });
+    child.once('close', (status, signal) => { clearTimeout(timer); done({ status, signal, output: output.trim() }); });
+  });
+}
+
 // One app run: `extra` flags, screenshot + layout in the artefacts dir, pixels checked.
-function runApp(name, size, extra) {
+async function runApp(name, size, extra) {
   const shot = join(artefactsDir, `desktop_${name}.png`);
   const layoutFile = join(artefactsDir, `desktop_${name}.json`);
-  const run = spawnSync('xvfb-run', ['-a', app, '--screenshot', shot, '--frames', '5',
-    '--size', `${size.width}x${size.height}`, '--layout', layoutFile, ...extra],
-  { encoding: 'utf8', timeout: 180_000 });
-  const output = `${run.stdout ?? ''}${run.stderr ?? ''}`.trim();
-  if (!c.check(run.status === 0 && run.signal === null, `${name}: attention_app ${extra.join(' ')} exits 0 under xvfb-run`,
-               `status ${run.status} signal ${run.signal} ${run.error ?? ''}\n${output}`)) return;
+  const run = await launch(['--screenshot', shot, '--frames', '5', '--size', `${size.width}x${size.height}`,
+                            '--layout', layoutFile, ...extra]);
+  if (!c.check(run.status === 0 && run.signal === null, `${name}: attention_app ${extra.join(' ')} exits 0 under Xvfb`,
+               `status ${run.status} signal ${run.signal}\n${run.output}`)) return;
   if (!c.check(existsSync(shot) && existsSync(layoutFile), `${name}: the app wrote the screenshot and the layout`)) return;
 
   const png = PNG.sync.read(readFileSync(shot));
@@ -74,10 +91,10 @@ function runApp(name, size, extra) {
 
 // The head-average heatmap's query labels of both sentences (--state gives
 // the tokens), in the Chinese interface (--lang zh).
-function cjkLabels() {
-  const render = (name, text) => {
+async function cjkLabels() {
+  const render = async (name, text) => {
     const stateFile = join(artefactsDir, `desktop_${name}_state.json`);
-    runApp(name, SIZES[0], ['--lang', 'zh', '--text', text, '--state', stateFile]);
+    await runApp(name, SIZES[0], ['--lang', 'zh', '--text', text, '--state', stateFile]);
     const shot = join(artefactsDir, `desktop_${name}.png`);
     if (!existsSync(stateFile) || !existsSync(shot)) return null;
     const layout = JSON.parse(readFileSync(join(artefactsDir, `desktop_${name}.json`), 'utf8'));
@@ -86,31 +103,46 @@ function cjkLabels() {
     return { png: PNG.sync.read(readFileSync(shot)), cells: hm, scale: 1,
              tokens: JSON.parse(readFileSync(stateFile, 'utf8')).tokens };
   };
-  const cjk = render('cjk_text', CJK_SENTENCE);
-  const ref = render('cjk_reference', REFERENCE_SENTENCE);
+  const [cjk, ref] = await Promise.all([render('cjk_text', CJK_SENTENCE), render('cjk_reference', REFERENCE_SENTENCE)]);
   if (cjk && ref) checkLabels(c, 'desktop', cjk, ref);
 }
 
-function main() {
+async function main() {
+  const runs = [];
   // Every view at both sizes (the screenshots are artefacts to look at).
   for (const size of SIZES)
     for (const view of VIEWS) {
       // The scaling lab fills its curves within a per-frame time budget: give it frames.
       const frames = view === 'scaling' ? ['--frames', '60'] : [];
-      runApp(`${view}_${size.width}x${size.height}`, size, ['--view', view, ...frames]);
+      runs.push([`${view}_${size.width}x${size.height}`, size, ['--view', view, ...frames]]);
     }
   // The Figure 4.1 preset in the explorer, and a masked, padded sentence step by step.
-  runApp('preset_fig41', SIZES[0], ['--preset', 'fig41']);
-  runApp('preset_padded_steps', SIZES[0], ['--preset', 'padded', '--view', 'steps']);
-  runApp('preset_causal', SIZES[1], ['--preset', 'causal']);
+  runs.push(['preset_fig41', SIZES[0], ['--preset', 'fig41']]);
+  runs.push(['preset_padded_steps', SIZES[0], ['--preset', 'padded', '--view', 'steps']]);
+  runs.push(['preset_causal', SIZES[1], ['--preset', 'causal']]);
   // The scaling lab's other panels: saturation at a large d_k, and both models after 300
   // steps; 60 frames, so the time-budgeted curves have filled in.
   for (const size of SIZES) {
-    runApp(`scaling_saturation_${size.width}x${size.height}`, size, ['--view', 'scaling', '--panel', 'saturation', '--dk', '1024', '--frames', '60']);
-    runApp(`scaling_training_${size.width}x${size.height}`, size, ['--view', 'scaling', '--panel', 'training', '--train-steps', '300', '--frames', '60']);
+    runs.push([`scaling_saturation_${size.width}x${size.height}`, size,
+               ['--view', 'scaling', '--panel', 'saturation', '--dk', '1024', '--frames', '60']]);
+    runs.push([`scaling_training_${size.width}x${size.height}`, size,
+               ['--view', 'scaling', '--panel', 'training', '--train-steps', '300', '--frames', '60']]);
   }
-  cjkLabels();
+  const xvfb = await startXvfb();
+  display = xvfb.display;
+  try {
+    let next = 0;
+    const worker = async () => {
+      while (next < runs.length) await runApp(...runs[next++]);
+    };
+    await Promise.all(Array.from({ length: LAUNCHES }, worker));
+    await cjkLabels();
+  } finally {
+    await xvfb.stop();
+  }
 }
 
-main();
-process.exitCode = c.finish();
+main().then(() => { process.exitCode = c.finish(); }, (e) => {
+  console.error(e);
+  process.exitCode = 1;
+});
