@@ -16,7 +16,7 @@
 // Chinese: `--lang zh --text 我爱自然语言处理` draws its token labels as glyphs, neither
 // "?" nor the missing-glyph box, checked against the app's own rendering of
 // `--text '? □ 😀 我'` (tests/web/fonts_e2e.mjs has the label helpers).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -25,6 +25,7 @@ import { PNG } from 'pngjs';
 import { startXvfb } from '../web/engines/processes.mjs';
 import { CJK_SENTENCE, REFERENCE_SENTENCE, checkLabels } from '../web/fonts_e2e.mjs';
 import { Checks, checkHeatmaps, countDistinctColours } from '../web/pixels.mjs';
+import { forEachLaunch, launch } from './launches.mjs';
 
 const [app, cli, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!app || !cli || !artefactsDir) {
@@ -37,27 +38,13 @@ const VIEWS = JSON.parse(spawnSync(app, ['--views'], { encoding: 'utf8' }).stdou
 const c = new Checks('desktop_e2e');
 mkdirSync(artefactsDir, { recursive: true });
 
-const LAUNCHES = 3;
 let display = null;  // the X server's, set in main()
-
-// Runs the app to its exit: { status, signal, output }.
-function launch(args) {
-  return new Promise((done) => {
-    const child = spawn(app, args, { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
-    child.once('error', (e) => { output += e.message; });
-    child.once('close', (status, signal) => { clearTimeout(timer); done({ status, signal, output: output.trim() }); });
-  });
-}
 
 // One app run: `extra` flags, screenshot + layout in the artefacts dir, pixels checked.
 async function runApp(name, size, extra) {
   const shot = join(artefactsDir, `desktop_${name}.png`);
   const layoutFile = join(artefactsDir, `desktop_${name}.json`);
-  const run = await launch(['--screenshot', shot, '--frames', '5', '--size', `${size.width}x${size.height}`,
+  const run = await launch(app, display, ['--screenshot', shot, '--frames', '5', '--size', `${size.width}x${size.height}`,
                             '--layout', layoutFile, ...extra]);
   if (!c.check(run.status === 0 && run.signal === null, `${name}: attention_app ${extra.join(' ')} exits 0 under Xvfb`,
                `status ${run.status} signal ${run.signal}\n${run.output}`)) return;
@@ -131,11 +118,7 @@ async function main() {
   const xvfb = await startXvfb();
   display = xvfb.display;
   try {
-    let next = 0;
-    const worker = async () => {
-      while (next < runs.length) await runApp(...runs[next++]);
-    };
-    await Promise.all(Array.from({ length: LAUNCHES }, worker));
+    await forEachLaunch(runs, (run) => runApp(...run));
     await cjkLabels();
   } finally {
     await xvfb.stop();

@@ -26,7 +26,7 @@
 // waits on its GL driver and its files part of the time, and this test was
 // its tree's longest (80 launches one by one: 108 s native, 235 s under
 // ASan in a CI run), with a core idle.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -34,6 +34,7 @@ import { PNG } from 'pngjs';
 
 import { startXvfb } from '../web/engines/processes.mjs';
 import { Checks, checkHeatmaps, colormapColor, pixelAt } from '../web/pixels.mjs';
+import { forEachLaunch, launch } from './launches.mjs';
 
 const [app, cli, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!app || !cli || !artefactsDir) {
@@ -59,28 +60,16 @@ const overlap = (a, b) => a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0.5 && a.y 
 const inside = (r, fb) => r.x >= -0.5 && r.y >= -0.5 && r.x + r.w <= fb.w + 0.5 && r.y + r.h <= fb.h + 0.5;
 const show = (r) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.w)}x${Math.round(r.h)}`;
 
-const LAUNCHES = 3;
 let display = null;  // the X server's, set in main()
-
-// Runs the app to its exit: { status, output }, or status null when killed.
-function launch(args) {
-  return new Promise((done) => {
-    const child = spawn(app, args, { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
-    child.once('error', (e) => { output += e.message; });
-    child.once('close', (status, signal) => { clearTimeout(timer); done({ status, output: output + (signal ?? '') }); });
-  });
-}
 
 async function run(name, size, flags) {
   const shot = join(artefactsDir, `layout_${name}.png`);
   const layoutFile = join(artefactsDir, `layout_${name}.json`);
-  const result = await launch(['--screenshot', shot, '--layout', layoutFile, '--frames', '5', '--size', size, ...flags]);
+  const result = await launch(app, display, ['--screenshot', shot, '--layout', layoutFile, '--frames', '5',
+                                             '--size', size, ...flags]);
   const ok = c.check(result.status === 0 && existsSync(shot) && existsSync(layoutFile),
-                     `${name}: attention_app ${flags.join(' ')} draws the frame`, `status ${result.status}\n${result.output}`);
+                     `${name}: attention_app ${flags.join(' ')} draws the frame`,
+                     `status ${result.status} ${result.signal ?? ''}\n${result.output}`);
   if (!ok) return null;
   return { png: PNG.sync.read(readFileSync(shot)), layout: JSON.parse(readFileSync(layoutFile, 'utf8')) };
 }
@@ -199,21 +188,16 @@ async function checkAll() {
     for (const [view, flags] of VIEWS.filter(([v]) => ['heatmaps', 'stats', 'training'].includes(v)))
       cases.push({ size, mode: 'full', view, flags, lang: 'zh' });
 
-  // LAUNCHES workers take the cases in turn; each case is checked as its app exits.
-  let next = 0;
-  const worker = async () => {
-    while (next < cases.length) {
-      const { size, mode, view, flags, lang } = cases[next++];
-      const name = `${view}_${mode}_${size}_${lang}`;
-      const shot = await run(name, size, [...flags, '--controls', mode, '--lang', lang]);
-      if (!shot) continue;
-      checkShot(name, shot, mode, tabWidths[lang], mode === 'full' && wide(size));
-      // Views with heatmaps show at least the first one whole, even at 320x240.
-      if (['heatmaps', 'steps', 'chapter'].includes(view))
-        c.check(shot.layout.heatmaps.length > 0, `${name}: at least one heatmap is wholly on screen`);
-    }
-  };
-  await Promise.all(Array.from({ length: LAUNCHES }, worker));
+  // Each case is checked as its app exits.
+  await forEachLaunch(cases, async ({ size, mode, view, flags, lang }) => {
+    const name = `${view}_${mode}_${size}_${lang}`;
+    const shot = await run(name, size, [...flags, '--controls', mode, '--lang', lang]);
+    if (!shot) return;
+    checkShot(name, shot, mode, tabWidths[lang], mode === 'full' && wide(size));
+    // Views with heatmaps show at least the first one whole, even at 320x240.
+    if (['heatmaps', 'steps', 'chapter'].includes(view))
+      c.check(shot.layout.heatmaps.length > 0, `${name}: at least one heatmap is wholly on screen`);
+  });
 }
 
 main().then(() => { process.exitCode = c.finish(); }, (e) => {
