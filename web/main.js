@@ -1,5 +1,5 @@
 // Page glue: checks for WebGL2, starts the wasm module and exposes
-//   window.attentionLab = { compute(config), layout(), currentConfig(), state(), get(), set(fields) }
+//   window.attentionLab = { compute(config), loadPoem(), layout(), currentConfig(), state(), get(), set(fields) }
 // (state().scaling holds the scaling lab: d_k, samples, the displayed std and
 // softmax peak, and both trained models' last loss and accuracy; get() and
 // set() are the reader's state as fields, src/ui/state/lab_state.hpp)
@@ -112,12 +112,40 @@
     if (window.attentionLabTextInput) window.attentionLabTextInput.setClipboard(window.location.origin + urlOf(query));
   }
 
+  // The poem model (web/poem.js, loaded only when the learned-heads view or
+  // loadPoem() first asks: not part of the first download).
+  let poemScript = null;
+  function poemLoader() {
+    if (!poemScript) {
+      poemScript = new Promise((resolve, reject) => {
+        const s = document.createElement('script');
+        s.src = 'poem.js';
+        s.onload = () => resolve(window.attentionLabPoem);
+        s.onerror = () => {
+          poemScript = null;
+          reject(new Error('poem.js: could not be fetched'));
+        };
+        document.body.appendChild(s);
+      });
+    }
+    return poemScript;
+  }
+  function requestPoem(Module) {
+    return poemLoader().then((poem) => poem.request(Module), (e) => {
+      window.attentionLabUtf16.call(Module, '_attn_poem_loaded', e.message);
+      if (window.attentionLabFrames) window.attentionLabFrames.wake();
+      throw e;
+    });
+  }
+
   createAttentionLab({
     canvas: canvas,
     attnStateChanged: stateChanged,
     attnCopyLink: copyLink,
     attnEngaged: () => !window.attentionLabFrames || window.attentionLabFrames.engaged(),
     attnRequestFont: window.attentionLabFonts && window.attentionLabFonts.request,  // fonts.js
+    attnRequestPoem: (Module) => requestPoem(Module).catch(() => {}),  // poem.js: said on the canvas
+    attnPoemCall: (Module, pointer, size) => window.attentionLabPoem.call(Module, pointer, size),
     print: (text) => console.log(text),
     printErr: (text) => console.warn(text),
     onAbort: (what) => showError(text.aborted + what),
@@ -144,6 +172,7 @@
 
     window.attentionLab = {
       // config: a JSON string or an object; returns the parsed result or {error}.
+      // {poem: {text}} reads the poem model (loadPoem() first), as the learned-heads view.
       compute(config) {
         let text = config;
         const invalid = typeof config === 'string' ? utf16.check(config) : utf16.checkValue(config);
@@ -158,7 +187,17 @@
         }
         const tooLong = utf16.tooLong(text, Module);
         if (tooLong) return { error: 'config: ' + tooLong };
+        const object = typeof config === 'string' ? parse(text) : config;
+        if (object && typeof object === 'object' && 'poem' in object) {
+          return window.attentionLabPoem ? window.attentionLabPoem.compute(object)
+                                         : { error: 'poem: the model is not loaded (attentionLab.loadPoem() loads it)' };
+        }
         return parse(callWithString('_attn_compute', text));
+      },
+      // Loads the poem model (as opening the learned-heads view does): a
+      // Promise that resolves once compute({poem: ...}) can answer.
+      loadPoem() {
+        return requestPoem(Module);
       },
       // Where each heatmap's cells are on the canvas (framebuffer and CSS pixels).
       layout() {

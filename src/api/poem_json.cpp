@@ -8,26 +8,49 @@
 
 namespace attn::api {
 
-std::string poem_attend(const poem::PoemModel& model, const std::string& text, OutJson& out) {
+std::string poem_window(const poem::PoemModel& model, const std::string& text, PoemWindow& out) {
   using poem::Vocab;
   if (std::string e = utf8_error(text); !e.empty()) return "text: " + e;
   const std::vector<std::string> chars = poem::utf8_chars(text);
   if (chars.empty()) return "text: empty (type a line of a poem, e.g. 床前明月光)";
-  std::vector<std::string> shown{"<poem>"};
-  std::vector<int> ids{Vocab::kPoemStart};
+  PoemWindow w;
+  w.shown = {"<poem>"};
+  w.ids = {Vocab::kPoemStart};
   for (const std::string& ch : chars) {
-    shown.push_back(ch);
-    ids.push_back(model.vocab.id(ch));
+    w.shown.push_back(ch);
+    w.ids.push_back(model.vocab.id(ch));
   }
-  OutJson notices = OutJson::array();
   const std::size_t context = static_cast<std::size_t>(model.config.context);
-  if (ids.size() > context) {
-    const std::size_t cut = ids.size() - context;
-    notices.push_back("the model reads at most " + std::to_string(context) + " characters: it reads the last " +
-                      std::to_string(context) + " of " + std::to_string(ids.size()) + " (from \"" + shown[cut] + "\" on)");
-    ids.erase(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(cut));
-    shown.erase(shown.begin(), shown.begin() + static_cast<std::ptrdiff_t>(cut));
+  if (w.ids.size() > context) {
+    const std::size_t cut = w.ids.size() - context;
+    w.notice = "the model reads at most " + std::to_string(context) + " characters: it reads the last " +
+               std::to_string(context) + " of " + std::to_string(w.ids.size()) + " (from \"" + w.shown[cut] + "\" on)";
+    w.ids.erase(w.ids.begin(), w.ids.begin() + static_cast<std::ptrdiff_t>(cut));
+    w.shown.erase(w.shown.begin(), w.shown.begin() + static_cast<std::ptrdiff_t>(cut));
+    w.cut = int(cut);
   }
+  out = std::move(w);
+  return "";
+}
+
+std::vector<int> top_ids(const float* p, std::size_t V, std::size_t k) {
+  std::vector<int> order(V);
+  std::iota(order.begin(), order.end(), 0);
+  k = std::min(k, V);
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
+                    [p](int a, int b) { return p[a] > p[b] || (p[a] == p[b] && a < b); });
+  order.resize(k);
+  return order;
+}
+
+std::string poem_attend(const poem::PoemModel& model, const std::string& text, OutJson& out) {
+  using poem::Vocab;
+  PoemWindow window;
+  if (std::string e = poem_window(model, text, window); !e.empty()) return e;
+  const std::vector<int>& ids = window.ids;
+  const std::vector<std::string>& shown = window.shown;
+  OutJson notices = OutJson::array();
+  if (!window.notice.empty()) notices.push_back(window.notice);
   OutJson unknown = OutJson::array();
   for (std::size_t i = 0; i < ids.size(); ++i)
     if (ids[i] == Vocab::kUnknown) unknown.push_back(i);
@@ -46,14 +69,10 @@ std::string poem_attend(const poem::PoemModel& model, const std::string& text, O
     }
     layers.push_back(OutJson{{"heads", std::move(layer_heads)}});
   }
+  const std::vector<int> order = top_ids(reading.probs.data() + (T - 1) * V, V, 10);
   const float* last = reading.probs.data() + (T - 1) * V;
-  std::vector<int> order(V);
-  std::iota(order.begin(), order.end(), 0);
-  const std::size_t top = std::min<std::size_t>(10, V);
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top), order.end(),
-                    [last](int a, int b) { return last[a] > last[b] || (last[a] == last[b] && a < b); });
   OutJson next = OutJson::array();
-  for (std::size_t i = 0; i < top; ++i)
+  for (std::size_t i = 0; i < order.size(); ++i)
     next.push_back(OutJson{{"char", model.vocab.text(order[i])}, {"p", last[order[i]]}});
   out = OutJson{{"tokens", shown}, {"unknown", std::move(unknown)}, {"notices", std::move(notices)},
                 {"layers", std::move(layers)}, {"next", std::move(next)}, {"loss", reading.losses}};

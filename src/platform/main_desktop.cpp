@@ -28,6 +28,7 @@
 #include "platform/export_png.hpp"
 #include "platform/input_queue.hpp"
 #include "platform/native_memory.hpp"
+#include "platform/poem_native.hpp"
 #include "platform/ui_scale.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/shell/app.hpp"
@@ -246,6 +247,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   for (int frame = 1; !glfwWindowShouldClose(window); ++frame) {
     glfwPollEvents();
+    attn::platform::serve_poem_natively(state);  // the learned-heads view's model, once it asks
     attn::platform::update_fonts(state);  // between frames: the atlas follows the characters in use
     attn::platform::feed_input_queue(ImGui::GetIO());  // at most one change per key a frame (input_queue.hpp)
     ImGui_ImplOpenGL3_NewFrame();

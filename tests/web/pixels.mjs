@@ -73,6 +73,11 @@ export function countDistinctColours(image) {
 // per-head output) give null: those heatmaps are not pixel-checked.
 export function heatmapValues(result, heatmap) {
   if (heatmap.source === 'average') return result.average;
+  // The poem model's heads (compute({poem: {text}})): head = layer * heads + head.
+  if (heatmap.source === 'poem') {
+    const heads = result.layers?.[0]?.heads?.length ?? 0;
+    return heads ? result.layers[Math.floor(heatmap.head / heads)]?.heads[heatmap.head % heads] ?? null : null;
+  }
   const m = result[heatmap.source];
   if (!['weights', 'scores', 'scaled_scores'].includes(heatmap.source) || !Array.isArray(m)) return null;
   // Explicit Q/K/V results have one [q][k] matrix, head configs [head][q][k].

@@ -160,34 +160,33 @@ PoemScore score_poems(const PoemModel& model, const std::vector<std::vector<int>
   return score;
 }
 
-std::vector<int> sample(const PoemModel& model, std::vector<int> prompt, int length, float temperature, Rng& rng) {
+int sample_next(const PoemModel& model, const std::vector<int>& ids, float temperature, Rng& rng,
+                GptWorkspace<float>& ws) {
   const int T = model.config.context, V = model.config.vocab;
+  const std::size_t from = ids.size() > sz(T) ? ids.size() - sz(T) : 0;
+  const std::vector<int> window(ids.begin() + static_cast<std::ptrdiff_t>(from), ids.end());
+  const int W = static_cast<int>(window.size());
+  gpt_forward(ws, model.config, model.params.data(), window.data(), nullptr, 1, W, Path::Fast);
+  const float* logits = ws.logits.data() + sz(W - 1) * sz(V);
+  if (temperature <= 0.0f)
+    return static_cast<int>(std::max_element(logits + 1, logits + V) - logits);  // never kUnknown (0)
+  // The unknown token is never written: it stands for "a character not learned".
+  double max = -INFINITY, sum = 0;
+  for (int v = 1; v < V; ++v) max = std::max(max, double(logits[v]));
+  std::vector<double> p(sz(V));
+  for (int v = 0; v < V; ++v) sum += p[sz(v)] = v == Vocab::kUnknown ? 0.0 : std::exp((logits[v] - max) / temperature);
+  double u = rng.uniform_double() * sum;
+  for (int v = 0; v < V; ++v)
+    if ((u -= p[sz(v)]) < 0) return v;
+  return V - 1;
+}
+
+std::vector<int> sample(const PoemModel& model, std::vector<int> prompt, int length, float temperature, Rng& rng) {
   std::vector<int> out = std::move(prompt);
   if (out.empty()) out.push_back(Vocab::kPoemStart);
   GptWorkspace<float> ws;
-  std::vector<double> p(sz(V));
   for (int n = 0; n < length; ++n) {
-    const std::size_t from = out.size() > sz(T) ? out.size() - sz(T) : 0;
-    const std::vector<int> window(out.begin() + static_cast<std::ptrdiff_t>(from), out.end());
-    const int W = static_cast<int>(window.size());
-    gpt_forward(ws, model.config, model.params.data(), window.data(), nullptr, 1, W, Path::Fast);
-    const float* logits = ws.logits.data() + sz(W - 1) * sz(V);
-    int next = 0;
-    if (temperature <= 0.0f) {
-      next = static_cast<int>(std::max_element(logits + 1, logits + V) - logits);  // never kUnknown (0)
-    } else {
-      // The unknown token is never written: it stands for "a character not learned".
-      double max = -INFINITY, sum = 0;
-      for (int v = 1; v < V; ++v) max = std::max(max, double(logits[v]));
-      for (int v = 0; v < V; ++v) sum += p[sz(v)] = v == Vocab::kUnknown ? 0.0 : std::exp((logits[v] - max) / temperature);
-      double u = rng.uniform_double() * sum;
-      next = V - 1;
-      for (int v = 0; v < V; ++v)
-        if ((u -= p[sz(v)]) < 0) {
-          next = v;
-          break;
-        }
-    }
+    const int next = sample_next(model, out, temperature, rng, ws);
     if (next == Vocab::kPoemStart) break;
     out.push_back(next);
   }

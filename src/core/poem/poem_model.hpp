@@ -115,6 +115,10 @@ PoemScore score_poems(const PoemModel& model, const std::vector<std::vector<int>
 // Continues prompt (ids) by `length` characters, sampling at temperature
 // (0: the most likely), deterministic for the Rng. Stops early at <poem>.
 std::vector<int> sample(const PoemModel& model, std::vector<int> prompt, int length, float temperature, Rng& rng);
+// One step of it: the character after ids (their last `context`), drawn from
+// rng (never kUnknown; <poem> means the poem ends). Precondition: ids not empty.
+int sample_next(const PoemModel& model, const std::vector<int>& ids, float temperature, Rng& rng,
+                GptWorkspace<float>& ws);
 
 // The baselines, from the same training ids and vocabulary, weighted as the
 // model's batches draw them (modern_share of the counts from modern_tokens,

@@ -15,6 +15,7 @@
 #include "ui/a11y/a11y_views.hpp"
 #include "ui/explorer/explorer.hpp"
 #include "ui/i18n/strings.hpp"
+#include "ui/poem/poem.hpp"
 #include "ui/scaling/scaling.hpp"
 #include "ui/state/app_state.hpp"
 #include "ui/state/controls.hpp"
@@ -208,6 +209,11 @@ void explorer_controls(PageControls& controls, const AppState& state) {
 void export_controls(PageControls& controls, const AppState& state) {
   Control& what = add(controls, "export_what", tr("export.button"), "choice", quote("png"));
   what.option(quote("png"), tr("export.png"));
+  if (open_view(state).exports == ViewExports::Poem && state.poem.reading)
+    for (const char* id : kPoemExports)
+      for (const char* format : {"csv", "json"})
+        what.option(quote(std::string(id) + "." + format), std::string(tr((std::string("export.") + id).c_str())) +
+                                                               " (" + tr(format[0] == 'c' ? "export.csv" : "export.json") + ")");
   if (open_view(state).exports == ViewExports::Matrices && state.result)
     for (const ExportItem& item : export_items(*state.result))
       for (const char* format : {"csv", "json"}) {
@@ -243,6 +249,32 @@ void scaling_controls(PageControls& controls, const AppState& state) {
     add_ranged(controls, control_row("keys"), lab.n_keys);
 }
 
+// The learned-heads view's controls, as its set-up panel and heatmaps offer
+// them: the text or a held-out poem, the layer, head and position, 续写.
+void poem_controls(PageControls& controls, const AppState& state) {
+  const PoemLab& lab = state.poem;
+  if (lab.load != PoemLoad::Ready || !lab.summary) {
+    if (lab.load == PoemLoad::Failed) add(controls, "poem_retry", tr("poem.load.retry"), "button", "null");
+    return;
+  }
+  add(controls, "poem_text", tr("poem.text"), "text", quote(poem_text_in_use(lab)));
+  Control& pick = add(controls, "poem", tr("poem.held_out"), "select", std::to_string(lab.poem));
+  pick.option("-1", tr("poem.source.own"));
+  for (int i = 0; i < int(lab.summary->held_out.size()); ++i)
+    pick.option(std::to_string(i), std::to_string(i + 1) + ". " + poem_first_line(lab.summary->held_out[std::size_t(i)]));
+  Control& layer = add(controls, "poem_layer", tr("poem.layer"), "select", std::to_string(lab.layer));
+  for (int l = 0; l < lab.summary->layers; ++l) layer.option(std::to_string(l), std::to_string(l + 1));
+  Control& head = add(controls, "poem_head", tr("a11y.head"), "select", std::to_string(lab.head));
+  for (int h = 0; h < lab.summary->heads; ++h) head.option(std::to_string(h), std::to_string(h + 1));
+  if (lab.reading) {
+    Control& query = add(controls, "poem_query", tr("axis.query"), "select", std::to_string(poem_query(lab)));
+    for (int t = 0; t < lab.reading->size(); ++t)
+      query.option(std::to_string(t), std::to_string(t) + " " + poem_token_label(lab.reading->tokens[std::size_t(t)]));
+  }
+  add_placed(controls, state, ControlPlace::PoemContinue);
+  add(controls, "poem_continue", tr(lab.sampling ? "poem.sample.stop" : "poem.sample.go"), "button", "null");
+}
+
 // The controls a keyboard or screen-reader reader needs to do what a mouse
 // reader does on the canvas, in the layout's order: the view, the open
 // view's controls, the language and the theme. Each is a state field
@@ -258,6 +290,7 @@ std::string controls_json(const AppState& state) {
     if (!spec.debug_only || state.debug) view.option(quote(spec.id), tr(spec.label_key));
   const ViewSpec& open = open_view(state);
   if (open.a11y_controls && open.source == ViewSource::Scaling) scaling_controls(controls, state);
+  else if (open.a11y_controls && open.source == ViewSource::Poem) poem_controls(controls, state);
   else if (open.a11y_controls) explorer_controls(controls, state);
   export_controls(controls, state);
   add(controls, "copy_link", tr("link.copy"), "button", "null");
@@ -302,6 +335,15 @@ bool a11y_press(AppState& state, const std::string& action) {
   if (action.rfind("export:", 0) == 0) return request_export(state, action.substr(7));
   if (action == "copy_link") {
     state.copy_link_request = true;
+    return true;
+  }
+  if (action == "poem_continue") {
+    if (state.poem.sampling) state.poem.sampling = false;
+    else poem_continue(state);
+    return true;
+  }
+  if (action == "poem_retry") {
+    if (state.poem.load == PoemLoad::Failed) state.poem.load = PoemLoad::Requested;
     return true;
   }
   for (const TrainingAction& training : training_actions())

@@ -16,6 +16,7 @@
 #include "ui/a11y/a11y.hpp"
 #include "ui/explorer/explorer.hpp"
 #include "ui/i18n/strings.hpp"
+#include "ui/poem/poem.hpp"
 #include "ui/scaling/scaling.hpp"
 #include "ui/shell/notices.hpp"
 #include "ui/shell/views.hpp"
@@ -64,7 +65,9 @@ bool scaling_open(const AppState& state) { return open_view(state).source == Vie
 // The open view's controls: the explorer's set-up, or the scaling lab's.
 void setup_child(AppState& state, const ImVec2& size) {
   ImGui::BeginChild("##setup", size, true);
-  if (open_view(state).source == ViewSource::Scaling) scaling_setup_panel(state);
+  const ViewSource source = open_view(state).source;
+  if (source == ViewSource::Scaling) scaling_setup_panel(state);
+  else if (source == ViewSource::Poem) poem_setup_panel(state);
   else setup_panel(state);
   ImGui::EndChild();
   record_region(state, "setup_panel");
@@ -161,6 +164,7 @@ void app_frame(AppState& state) {
   // The lab's statistics only while it is shown; its training whenever it runs.
   scaling_train(state, scaling_open(state));
   scaling_update(state, scaling_open(state), /*fill_curves=*/true);
+  if (poem_open(state)) poem_update(state);  // loads the model when first opened, reads the text
 
   // One host window covering the canvas, holding the tab bar, the set-up
   // panel and the open view as frame_views chooses: nothing overlaps at any size.
@@ -201,7 +205,7 @@ bool app_busy(const AppState& state) {
   return state.select_view_frames > 0 || state.scaling.select_panel_frames > 0 || state.settle_frames > 0 ||
          retraining_progress(state, &steps, &target) || explorer_progress(state, &progress) ||
          (open_view(state).histograms && state.result && !has_histograms(*state.result)) ||
-         scaling_busy(state.scaling, scaling_open(state)) ||
+         scaling_busy(state.scaling, scaling_open(state)) || poem_busy(state.poem) ||
          (open_view(state).source == ViewSource::Chapter && !state.fig41);
 }
 
@@ -229,6 +233,7 @@ nlohmann::json rect_json(const AppState& state, float x, float y, float w, float
 // reader's current config).
 nlohmann::json layout_config(const AppState& state) {
   if (open_view(state).source == ViewSource::Chapter) return nlohmann::json{{"experiment", "fig41"}};
+  if (open_view(state).source == ViewSource::Poem) return nlohmann::json{{"poem", {{"text", state.poem.read_text}}}};
   const ExplorerConfig& shown = state.result ? state.result->config : state.config;
   return nlohmann::json::parse(api::print_explorer_config(shown), nullptr, false);
 }
@@ -328,6 +333,7 @@ std::string state_json(const AppState& state) {
               {"retraining", retraining_json(state)},
               {"pending", pending_json(state)},
               {"scaling", scaling_state_json(state.scaling)},
+              {"poem", poem_state_json(state.poem)},
               {"frames", state.frames},
               {"reduced_motion", state.reduced_motion},
               {"cursor", {{"key", state.cursor.key}, {"shown", state.cursor.shown}, {"moves", state.cursor.moves}}},

@@ -104,6 +104,20 @@ void export_button(AppState& state) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("%s", export_png_name(state.view, state.result ? &*state.result : nullptr).c_str());
   record_control(state, "export_png");
+  if (open_view(state).exports == ViewExports::Poem && state.poem.reading) {
+    ImGui::Separator();
+    for (const char* id : kPoemExports)
+      for (const char* ext : {".csv", ".json"}) {
+        const std::string file = std::string(id) + ext;
+        if (ImGui::Button((std::string(tr((std::string("export.") + id).c_str())) + " (" + file + ")").c_str())) {
+          request_export(state, file);
+          ImGui::CloseCurrentPopup();
+        }
+        record_control(state, "export_" + std::string(id) + (ext[1] == 'c' ? "_csv" : "_json"));
+      }
+    ImGui::EndPopup();
+    return;
+  }
   // The chapter and the scaling lab draw their own experiments: the explorer's
   // matrices are offered where the explorer's result is what is shown.
   if (!state.result || open_view(state).exports != ViewExports::Matrices) {

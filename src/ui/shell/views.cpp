@@ -7,6 +7,7 @@
 #include "ui/chapter/fig41_panels.hpp"
 #include "ui/explorer/explorer.hpp"
 #include "ui/i18n/strings.hpp"
+#include "ui/poem/poem.hpp"
 #include "ui/scaling/scaling.hpp"
 #include "ui/shell/export.hpp"
 #include "ui/state/app_state.hpp"
@@ -65,6 +66,7 @@ const std::vector<ViewSpec>& views() {
       {"stats", "tab.stats", S::Explorer, stats_view, describe_stats, E::Matrices, true, false, true, false},
       {"chapter", "tab.chapter", S::Chapter, chapter_view, describe_chapter, E::Png, false, false, false, false},
       {"scaling", "tab.scaling", S::Scaling, scaling_view, describe_scaling, E::Png, true, false, false, false},
+      {"poem", "tab.poem", S::Poem, poem_view, describe_poem, E::Poem, true, false, false, false},
       {"debug", "tab.debug", S::Explorer, debug_view, describe_debug, E::Matrices, false, false, false, true},
   };
   return table;
@@ -86,6 +88,7 @@ const char* view_source_id(ViewSource source) {
     case ViewSource::Explorer: return "explorer";
     case ViewSource::Chapter: return "chapter";
     case ViewSource::Scaling: return "scaling";
+    case ViewSource::Poem: return "poem";
   }
   return "explorer";
 }

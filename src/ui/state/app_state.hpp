@@ -21,6 +21,7 @@
 #include "core/experiments.hpp"
 #include "core/explorer.hpp"
 #include "gfx/colormap.hpp"
+#include "ui/state/poem_lab.hpp"
 #include "ui/state/records.hpp"
 #include "ui/state/scaling_lab.hpp"
 #include "ui/state/views.hpp"
@@ -93,6 +94,7 @@ struct AppState {
   int settle_frames = 0;
   std::optional<Figure41> fig41;        // the chapter view (computed on first use)
   ScalingLab scaling;                   // the scaling lab: its choices, results and trainers
+  PoemLab poem;                         // the learned-heads view: the poem model, the reader's choices, its answers
 
   // ---- messages for the reader ----------------------------------------------
   // Bad URL parameters or host-page messages: what was asked and what was used

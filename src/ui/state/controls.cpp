@@ -52,6 +52,13 @@ void set_learning_rate(AppState& s, double v) {
   training_reset(s.scaling);  // a new rate starts both models again
 }
 
+double poem_length(const AppState& s) { return double(s.poem.sample_length); }
+void set_poem_length(AppState& s, double v) { s.poem.sample_length = int(v); }
+double poem_temperature(const AppState& s) { return double(s.poem.sample_temperature); }
+void set_poem_temperature(AppState& s, double v) { s.poem.sample_temperature = float(v); }
+double poem_seed(const AppState& s) { return double(s.poem.sample_seed); }
+void set_poem_seed(AppState& s, double v) { s.poem.sample_seed = int(v); }
+
 using K = ControlKind;
 using P = ControlPlace;
 constexpr double kMaxSeed = 9007199254740991.0;  // 2^53 - 1: exact in a double (the widget is 64-bit, as the config)
@@ -78,6 +85,13 @@ const ControlRow kRows[] = {
     {"train_dk", K::Choice, "scaling.train.dk", ""},
     {"train_lr", K::Number, "scaling.train.lr", "scaling.train.lr.help", 0.0001, 0.1, 0, "%.4f", true,
      P::ScalingTraining, nullptr, learning_rate, set_learning_rate},
+    // The learned-heads view's 续写 (continue).
+    {"poem_length", K::Slider, "poem.sample.length", "", 1, api::PoemLimits::kMaxSampleLength, 0, "%d", false,
+     P::PoemContinue, nullptr, poem_length, set_poem_length},
+    {"poem_temperature", K::Slider, "poem.sample.temperature", "poem.sample.temperature.help", 0, 2, 0, "%.2f", false,
+     P::PoemContinue, nullptr, poem_temperature, set_poem_temperature},
+    {"poem_seed", K::Number, "setup.seed", "", 0, 2147483647, 1, "%d", false, P::PoemContinue, nullptr, poem_seed,
+     set_poem_seed},
 };
 
 }  // namespace

@@ -28,7 +28,7 @@ struct AppState;
 enum class ControlKind { Text, Choice, Checkbox, Slider, Number };
 
 // Where a control with a value is drawn: a section of a set-up panel.
-enum class ControlPlace { Own, ExplorerScoring, ExplorerMask, ScalingTraining };
+enum class ControlPlace { Own, ExplorerScoring, ExplorerMask, ScalingTraining, PoemContinue };
 
 struct ControlRow {
   const char* field;      // the state field it sets (lab_state.hpp)

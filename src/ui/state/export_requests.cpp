@@ -16,6 +16,12 @@ bool request_export(AppState& state, const std::string& what) {
     state.png_request = export_png_name(state.view, state.result ? &*state.result : nullptr);
     return true;
   }
+  if (view_spec(state.view).exports == ViewExports::Poem) {
+    ExportFile file;
+    if (!poem_export_file(state.poem, what, &file)) return false;
+    state.export_requests.push_back(std::move(file));
+    return true;
+  }
   const std::size_t dot = what.rfind('.');
   if (!state.result || dot == std::string::npos) return false;
   const std::string ext = what.substr(dot);

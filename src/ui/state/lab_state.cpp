@@ -10,6 +10,7 @@
 
 #include "api/explorer_json.hpp"
 #include "core/explorer_fields.hpp"
+#include "core/poem/gpt.hpp"
 #include "core/tokenizer.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/state/app_state.hpp"
@@ -123,6 +124,28 @@ void reset_training(AppState& s) { training_reset(s.scaling); }
 std::string learning_rate_range() {
   const ControlRow& lr = control_row("train_lr");
   return number_text(lr.lo) + ".." + number_text(lr.hi);
+}
+
+// A float in its control row's range (state/controls.hpp); out of range is clamped in a URL.
+// member: [](auto& s) -> auto& { return s.<the float>; }.
+template <typename Member>
+UiField float_field(const char* name, const char* row_field, Member member, const char* doc) {
+  const ControlRow& row = control_row(row_field);
+  const float lo = float(row.lo), hi = float(row.hi);
+  const std::string range = number_text(row.lo) + ".." + number_text(row.hi);
+  return {name, false, range, doc, [member](const AppState& s) { return float_json(member(s)); },
+          [=](const Json& value, bool clamp, std::string* note, Commit* commit) -> std::string {
+            if (!value.is_number() || !std::isfinite(value.get<double>()))
+              return std::string(name) + ": expected a number in " + range + ", got " + api::describe(value);
+            float v = value.get<float>();
+            if (v < lo || v > hi) {
+              if (!clamp) return std::string(name) + ": " + value.dump() + " is outside " + range;
+              v = std::clamp(v, lo, hi);
+              *note = std::string(name) + ": " + value.dump() + " is outside " + range + "; using " + float_json(v).dump();
+            }
+            *commit = [=](AppState& s) { member(s) = v; };
+            return {};
+          }};
 }
 
 // An AppState enum member and its ids.
@@ -245,6 +268,34 @@ const std::vector<UiField>& ui_fields() {
          };
          return {};
        }},
+      // The learned-heads view (state/poem_lab.hpp).
+      int_field("poem", -1, api::PoemLimits::kHeldOutPoems - 1, [](auto& s) -> auto& { return s.poem.poem; },
+                "The learned-heads view's held-out poem (0-based), or -1 for the reader's own text (poem_text)."),
+      {"poem_text", true, "a string (UTF-8)", "The learned-heads view's own text, read when poem is -1.",
+       [](const AppState& s) { return StateJson(s.poem.text); },
+       [](const Json& value, bool, std::string*, Commit* commit) -> std::string {
+         if (!value.is_string()) return "poem_text: expected a string, got " + api::describe(value);
+         std::string text = value.get<std::string>();
+         if (text.size() > api::PoemLimits::kMaxTextBytes)
+           return "poem_text: " + std::to_string(text.size()) + " bytes; at most " +
+                  std::to_string(api::PoemLimits::kMaxTextBytes);
+         if (std::string e = utf8_error(text); !e.empty()) return "poem_text: " + e;
+         *commit = [text](AppState& s) { s.poem.text = text; };
+         return {};
+       }},
+      int_field("poem_layer", 0, poem::GptLimits::kMaxLayers - 1, [](auto& s) -> auto& { return s.poem.layer; },
+                "The selected layer; past the model's, its last."),
+      int_field("poem_head", 0, poem::GptLimits::kMaxHeads - 1, [](auto& s) -> auto& { return s.poem.head; },
+                "The selected head of that layer; past the model's, its last."),
+      int_field("poem_query", -1, poem::GptLimits::kMaxContext - 1, [](auto& s) -> auto& { return s.poem.query; },
+                "The selected position (-1 = the last), whose next characters are listed."),
+      int_field("poem_length", 1, api::PoemLimits::kMaxSampleLength, [](auto& s) -> auto& { return s.poem.sample_length; },
+                "续写: how many characters to continue by (it stops early where the model ends the poem)."),
+      float_field("poem_temperature", "poem_temperature", [](auto& s) -> auto& { return s.poem.sample_temperature; },
+                  "续写's temperature T: the next character is drawn from softmax(logits / T), the explorer's T (0: "
+                  "always the likeliest)."),
+      int_field("poem_seed", 0, 2147483647, [](auto& s) -> auto& { return s.poem.sample_seed; },
+                "续写's seed: the same text, length, temperature and seed give the same characters."),
       choice_field("lang", true, ids_of(languages(), [](const Language& l) { return l.code; }),
                    "The interface language (default: the browser's).",
                    [](const AppState&) { return current_language().code; },

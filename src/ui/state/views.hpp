@@ -25,12 +25,14 @@ enum class ViewSource {
              // shown, Up/Down move the selected query
   Chapter,   // Figure 4.1 (AppState::fig41, computed on first use); the explorer's set-up panel beside it
   Scaling,   // the scaling lab (AppState::scaling): its own set-up panel; its statistics run while it is open
+  Poem,      // the trained poem model (AppState::poem): its own set-up panel; loaded when first opened
 };
 
 // What the Export popup offers for the view besides its PNG.
 enum class ViewExports {
   Png,       // only the PNG (view_<id>.png): the figure is not the explorer's result
   Matrices,  // the PNG (view_<id>_<mask>.png) and every matrix of the explorer's result as CSV and JSON
+  Poem,      // the PNG and the poem model's reading: every layer's and head's weights and the predictions, CSV and JSON
 };
 
 struct ViewSpec {
@@ -59,7 +61,7 @@ const char* view_id(View view);
 bool view_from_id(const std::string& id, View* view);
 // "heatmaps|focus|...|debug", for usage texts and messages.
 std::string view_ids();
-// "explorer", "chapter", "scaling" (state().views).
+// "explorer", "chapter", "scaling", "poem" (state().views).
 const char* view_source_id(ViewSource source);
 
 }  // namespace attn::ui

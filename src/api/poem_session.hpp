@@ -1,0 +1,63 @@
+// The poem model as the learned-heads view uses it: loaded once, then read,
+// continued and analysed many times. serve() answers poem_wire.hpp's requests
+// (the browser's second wasm module, platform/poem_module.cpp, calls it; the
+// desktop calls it directly). Never throws.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/poem_wire.hpp"
+#include "core/poem/poem_model.hpp"
+#include "core/rng.hpp"
+
+namespace attn::api {
+
+class PoemSession {
+ public:
+  // The weights file's bytes (core/poem/model_file.hpp) and the text of
+  // fortunes-zh's tang300, whose held-out poems (index % 10 == 0) the view
+  // offers and the heads are measured on. "" or what is wrong, naming the file.
+  std::string load(const uint8_t* model_file, std::size_t size, std::string_view tang300);
+  bool loaded() const { return model_.has_value(); }
+  const poem::PoemModel* model() const { return model_ ? &*model_ : nullptr; }
+  const PoemSummary& summary() const { return summary_; }
+
+  // The model read on text: <poem>, then the text's characters (the last
+  // context - 1 of them when it is longer). "" or why not (empty text, bad UTF-8).
+  std::string read(const std::string& text, PoemReadingData& out) const;
+
+  // A continuation of prompt, `length` characters at most, at the temperature
+  // from the seed (core/poem/poem_model.hpp: sample): begun once, then drawn a
+  // few characters per call, so a frame is never held up for long. The same
+  // prompt, length, temperature and seed give the same characters as
+  // `attention_cli poem sample`.
+  std::string sample_begin(const std::string& prompt, int length, float temperature, uint64_t seed);
+  // Draws at most n more; true when the continuation is complete.
+  bool sample_step(int n);
+  std::string sample_text() const;  // what has been drawn so far (without the prompt)
+
+  // One request's answer (poem_wire.hpp); an unknown op or a short request
+  // is an answer with an error.
+  std::vector<uint8_t> serve(const uint8_t* request, std::size_t size);
+
+ private:
+  std::optional<poem::PoemModel> model_;
+  PoemSummary summary_;
+  struct SampleJob {
+    std::vector<int> ids;  // the prompt's ids, then what was drawn
+    std::size_t prompt = 0;
+    int length = 0;
+    float temperature = 0;
+    Rng rng;
+    bool done = false;
+  };
+  std::optional<SampleJob> sample_;
+  std::unique_ptr<poem::GptWorkspace<float>> ws_ = std::make_unique<poem::GptWorkspace<float>>();
+};
+
+}  // namespace attn::api

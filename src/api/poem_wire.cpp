@@ -1,0 +1,160 @@
+// The poem session's bytes; see poem_wire.hpp.
+#include "api/poem_wire.hpp"
+
+#include <cstring>
+
+namespace attn::api {
+
+void WireWriter::u32(uint32_t v) {
+  for (int i = 0; i < 4; ++i) bytes.push_back(uint8_t(v >> (8 * i)));
+}
+
+void WireWriter::f32(float v) {
+  uint32_t bits = 0;
+  std::memcpy(&bits, &v, 4);
+  u32(bits);
+}
+
+void WireWriter::str(const std::string& s) {
+  u32(uint32_t(s.size()));
+  bytes.insert(bytes.end(), s.begin(), s.end());
+}
+
+void WireWriter::floats(const std::vector<float>& v) {
+  u32(uint32_t(v.size()));
+  for (float x : v) f32(x);
+}
+
+void WireWriter::strings(const std::vector<std::string>& v) {
+  u32(uint32_t(v.size()));
+  for (const std::string& s : v) str(s);
+}
+
+bool WireReader::take(void* out, std::size_t n) {
+  if (!ok_ || std::size_t(end_ - p_) < n) {
+    ok_ = false;
+    return false;
+  }
+  std::memcpy(out, p_, n);
+  p_ += n;
+  return true;
+}
+
+uint32_t WireReader::u32() {
+  uint8_t b[4];
+  if (!take(b, 4)) return 0;
+  return uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
+}
+
+float WireReader::f32() {
+  const uint32_t bits = u32();
+  float v = 0;
+  std::memcpy(&v, &bits, 4);
+  return v;
+}
+
+std::string WireReader::str() {
+  const uint32_t n = u32();
+  if (!ok_ || std::size_t(end_ - p_) < n) {
+    ok_ = false;
+    return {};
+  }
+  std::string s(reinterpret_cast<const char*>(p_), n);
+  p_ += n;
+  return s;
+}
+
+std::vector<float> WireReader::floats() {
+  const uint32_t n = u32();
+  if (!ok_ || std::size_t(end_ - p_) / 4 < n) {
+    ok_ = false;
+    return {};
+  }
+  std::vector<float> v(n);
+  for (float& x : v) x = f32();
+  return v;
+}
+
+std::vector<std::string> WireReader::strings() {
+  const uint32_t n = u32();
+  if (!ok_ || std::size_t(end_ - p_) / 4 < n) {  // each string takes 4 bytes at least
+    ok_ = false;
+    return {};
+  }
+  std::vector<std::string> v(n);
+  for (std::string& s : v) s = str();
+  return v;
+}
+
+void write_summary(WireWriter& w, const PoemSummary& s) {
+  for (int v : {s.vocab, s.context, s.layers, s.heads, s.d_model}) w.u32(uint32_t(v));
+  w.u32(uint32_t(s.parameters));
+  w.str(s.info);
+  w.strings(s.held_out);
+  w.u32(uint32_t(s.heads_found.size()));
+  for (const PoemHead& h : s.heads_found) {
+    w.u32(uint32_t(h.layer));
+    w.u32(uint32_t(h.head));
+    for (float x : h.by_offset) w.f32(x);
+    for (float x : {h.punctuation_weight, h.punctuation_share, h.first_weight, h.previous_line_weight, h.entropy})
+      w.f32(x);
+    w.str(h.pattern);
+  }
+}
+
+PoemSummary read_summary(WireReader& r) {
+  PoemSummary s;
+  for (int* v : {&s.vocab, &s.context, &s.layers, &s.heads, &s.d_model}) *v = int(r.u32());
+  s.parameters = r.u32();
+  s.info = r.str();
+  s.held_out = r.strings();
+  const uint32_t n = r.u32();
+  for (uint32_t i = 0; i < n && r.ok(); ++i) {
+    PoemHead h;
+    h.layer = int(r.u32());
+    h.head = int(r.u32());
+    for (float& x : h.by_offset) x = r.f32();
+    for (float* x : {&h.punctuation_weight, &h.punctuation_share, &h.first_weight, &h.previous_line_weight, &h.entropy})
+      *x = r.f32();
+    h.pattern = r.str();
+    s.heads_found.push_back(std::move(h));
+  }
+  return s;
+}
+
+void write_reading(WireWriter& w, const PoemReadingData& d) {
+  w.strings(d.tokens);
+  w.str(std::string(d.unknown.begin(), d.unknown.end()));
+  for (int v : {d.cut, d.layers, d.heads}) w.u32(uint32_t(v));
+  w.floats(d.att);
+  w.floats(d.losses);
+  w.strings(d.top_chars);
+  w.floats(d.top_p);
+}
+
+PoemReadingData read_reading(WireReader& r) {
+  PoemReadingData d;
+  d.tokens = r.strings();
+  const std::string unknown = r.str();
+  d.unknown.assign(unknown.begin(), unknown.end());
+  for (int* v : {&d.cut, &d.layers, &d.heads}) *v = int(r.u32());
+  d.att = r.floats();
+  d.losses = r.floats();
+  d.top_chars = r.strings();
+  d.top_p = r.floats();
+  // The shapes must agree, or the view would read past the arrays.
+  const std::size_t T = d.tokens.size();
+  const bool shaped = d.unknown.size() == T && d.att.size() == std::size_t(d.layers) * std::size_t(d.heads) * T * T &&
+                      d.losses.size() == (T ? T - 1 : 0) && d.top_chars.size() == T * kPoemTop &&
+                      d.top_p.size() == d.top_chars.size();
+  if (!r.ok() || !shaped) return {};
+  return d;
+}
+
+std::vector<uint8_t> answer_error(const std::string& error) {
+  WireWriter w;
+  w.str(error);
+  return std::move(w.bytes);
+}
+
+}  // namespace attn::api

@@ -1,0 +1,110 @@
+// What the learned-heads view asks of the poem model and gets back, as plain
+// data and as bytes. The browser keeps the model in a second wasm module,
+// loaded only when the view is first opened (platform/poem_module.cpp), so
+// the lab's first download stays small: the view's requests and the
+// session's answers cross between the two modules as these bytes. The desktop
+// and the tests hand the same bytes to api::PoemSession directly, so both
+// builds run one code path.
+//
+// Bytes: little-endian u32 counts and sizes, float32 numbers, UTF-8 strings
+// as a u32 length and the bytes. A request is its op (u32) and its fields; an
+// answer is "" or an error message, then the op's data.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attn::api {
+
+// Limits on what a reader may ask (the view's controls and the URL use them).
+struct PoemLimits {
+  static constexpr int kHeldOutPoems = 32;  // tang300's 313 poems, every tenth
+  static constexpr int kMaxSampleLength = 200;
+  static constexpr std::size_t kMaxTextBytes = 64 * 1024;  // more is refused: the model reads 63 characters anyway
+};
+
+inline constexpr int kPoemTop = 10;         // next characters listed per position
+inline constexpr int kPoemMaxOffset = 16;   // the offset profile: weight 0..16 positions back
+
+// One head's pattern, measured on the held-out poems (core/poem/head_patterns.hpp).
+struct PoemHead {
+  int layer = 0, head = 0;
+  std::array<float, kPoemMaxOffset + 1> by_offset{};
+  float punctuation_weight = 0, punctuation_share = 0, first_weight = 0, previous_line_weight = 0, entropy = 0;
+  std::string pattern;  // the rule's name: "line boundary", "local", "broad", ...
+};
+
+// The loaded model: its sizes, how it was trained, the held-out poems and
+// what each head learned on them.
+struct PoemSummary {
+  int vocab = 0, context = 0, layers = 0, heads = 0, d_model = 0;
+  long long parameters = 0;
+  std::string info;                   // the file's info (JSON text: how it was trained)
+  std::vector<std::string> held_out;  // the held-out Tang poems, never trained on (lines joined by "\n")
+  std::vector<PoemHead> heads_found;  // layer by layer, head by head
+};
+
+// The model read on a text: what the view draws.
+struct PoemReadingData {
+  std::vector<std::string> tokens;  // "<poem>", then the characters read ("\n" for a line break)
+  std::vector<uint8_t> unknown;     // 1 where the character is not in the vocabulary (read as <unk>)
+  int cut = 0;                      // characters left out at the front: the text was longer than the context
+  int layers = 0, heads = 0;
+  std::vector<float> att;           // [layer][head][query][key], T x T each, row = query
+  std::vector<float> losses;        // T - 1: -ln p(tokens[t+1] | tokens[0..t])
+  std::vector<std::string> top_chars;  // T x kPoemTop: after position t, the likeliest next characters
+  std::vector<float> top_p;            // ... and their probabilities
+  int size() const { return int(tokens.size()); }
+  const float* weights(int layer, int head) const {
+    const std::size_t T = tokens.size();
+    return att.data() + (std::size_t(layer) * std::size_t(heads) + std::size_t(head)) * T * T;
+  }
+};
+
+enum class PoemOp : uint32_t {
+  Summary = 1,      // -> PoemSummary
+  Read = 2,         // text -> PoemReadingData
+  SampleBegin = 3,  // prompt text, length, temperature, seed -> nothing
+  SampleStep = 4,   // at most n characters -> the continuation so far (text), done (u32)
+};
+
+class WireWriter {
+ public:
+  void u32(uint32_t v);
+  void f32(float v);
+  void str(const std::string& s);
+  void floats(const std::vector<float>& v);
+  void strings(const std::vector<std::string>& v);
+  std::vector<uint8_t> bytes;
+};
+
+// Reads what WireWriter wrote; past the end (a truncated answer) every read
+// gives 0 or "" and ok() turns false.
+class WireReader {
+ public:
+  WireReader(const uint8_t* data, std::size_t size) : p_(data), end_(data + size) {}
+  uint32_t u32();
+  float f32();
+  std::string str();
+  std::vector<float> floats();
+  std::vector<std::string> strings();
+  bool ok() const { return ok_; }
+
+ private:
+  bool take(void* out, std::size_t n);
+  const uint8_t* p_;
+  const uint8_t* end_;
+  bool ok_ = true;
+};
+
+void write_summary(WireWriter& w, const PoemSummary& s);
+PoemSummary read_summary(WireReader& r);
+void write_reading(WireWriter& w, const PoemReadingData& d);
+PoemReadingData read_reading(WireReader& r);
+
+// An answer's leading error ("" when the op worked); a reader positioned after it.
+std::vector<uint8_t> answer_error(const std::string& error);
+
+}  // namespace attn::api

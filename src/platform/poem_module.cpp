@@ -1,0 +1,64 @@
+// The poem model's own wasm module (attention_poem.js / .wasm), loaded by
+// web/poem.js only when the learned-heads view is first opened (or a page
+// calls attentionLab.loadPoem()): the lab's first download does not carry the
+// model's code. It holds one api::PoemSession and answers the lab's requests
+// in api/poem_wire.hpp's bytes; poem_compute is compute()'s poem config.
+//
+//   poem_load(model, model_size, tang300, tang300_size) -> "" or the error
+//   poem_call(request, size) -> the answer (valid until the next call); poem_answer_size()
+//   poem_compute(config_json) -> JSON (api/poem_json.hpp's document, or {"error": ...})
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <emscripten.h>
+
+#include "api/json_input.hpp"
+#include "api/json_output.hpp"
+#include "api/poem_json.hpp"
+#include "api/poem_session.hpp"
+
+namespace {
+
+attn::api::PoemSession& session() {
+  static attn::api::PoemSession s;
+  return s;
+}
+std::vector<uint8_t> answer;
+std::string text;
+
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE const char* poem_load(const uint8_t* model, int model_size, const char* tang300, int tang300_size) {
+  text = session().load(model, std::size_t(model_size > 0 ? model_size : 0),
+                        std::string_view(tang300, std::size_t(tang300_size > 0 ? tang300_size : 0)));
+  return text.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const uint8_t* poem_call(const uint8_t* request, int size) {
+  answer = session().serve(request, std::size_t(size > 0 ? size : 0));
+  return answer.data();
+}
+
+EMSCRIPTEN_KEEPALIVE int poem_answer_size() { return int(answer.size()); }
+
+// {"poem": {"text": "床前明月光"}} -> what `attention_cli poem attend --json` prints.
+EMSCRIPTEN_KEEPALIVE const char* poem_compute(const char* config_json) {
+  attn::api::OutJson out;
+  const attn::api::Json config = attn::api::Json::parse(config_json ? config_json : "", nullptr, false);
+  std::string error;
+  const attn::api::Json* poem = config.is_object() && config.contains("poem") ? &config["poem"] : nullptr;
+  if (!poem || !poem->is_object() || !poem->contains("text") || !(*poem)["text"].is_string()) {
+    error = "poem: expected {\"poem\": {\"text\": \"...\"}}";
+  } else if (!session().loaded()) {
+    error = "poem: the model is not loaded";
+  } else {
+    error = attn::api::poem_attend(*session().model(), (*poem)["text"].get<std::string>(), out);
+  }
+  text = error.empty() ? out.dump() : attn::api::OutJson{{"error", error}}.dump();
+  return text.c_str();
+}
+
+}  // extern "C"

@@ -1,0 +1,62 @@
+// The desktop's poem model; see poem_native.hpp.
+#include "platform/poem_native.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "api/poem_session.hpp"
+
+namespace attn::platform {
+namespace {
+
+bool read_file(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  out = bytes.str();
+  return !in.bad();
+}
+
+std::string env_or(const char* name, const char* fallback) {
+  const char* value = std::getenv(name);
+  return value && *value ? value : fallback;
+}
+
+}  // namespace
+
+void serve_poem_natively(ui::AppState& state) {
+  ui::PoemLab& lab = state.poem;
+  if (lab.load != ui::PoemLoad::Requested) return;
+  ui::mark_state_changed(state);
+  const std::string model_path = env_or("ATTN_POEM_MODEL", ATTN_POEM_MODEL_FILE);
+  const std::string corpus = env_or("ATTN_POEM_CORPUS", "/usr/share/games/fortunes") + "/tang300";
+  std::string model_bytes, tang300;
+  if (!read_file(model_path, model_bytes)) {
+    lab.load = ui::PoemLoad::Failed;
+    lab.load_error = model_path + ": cannot read it (the native build trains it: cmake --build --preset native --target poem_model)";
+    return;
+  }
+  if (!read_file(corpus, tang300)) {
+    lab.load = ui::PoemLoad::Failed;
+    lab.load_error = corpus + ": cannot read it (Debian's fortunes-zh: scripts/setup.sh installs it)";
+    return;
+  }
+  auto session = std::make_shared<api::PoemSession>();
+  const std::string error =
+      session->load(reinterpret_cast<const uint8_t*>(model_bytes.data()), model_bytes.size(), tang300);
+  if (!error.empty()) {
+    lab.load = ui::PoemLoad::Failed;
+    lab.load_error = error;
+    return;
+  }
+  lab.summary = session->summary();
+  lab.received = lab.total = double(model_bytes.size());
+  lab.call = [session](const std::vector<uint8_t>& request) { return session->serve(request.data(), request.size()); };
+  lab.load = ui::PoemLoad::Ready;
+  lab.load_error.clear();
+}
+
+}  // namespace attn::platform

@@ -1,0 +1,91 @@
+// The browser's side of the poem model (ui/state/poem_lab.hpp). The model
+// runs in a module of its own (poem_module.cpp) that web/poem.js loads with
+// the weights when the learned-heads view first asks:
+//
+//   C++  serve_poem_from_page()        -> Module.attnRequestPoem(Module)   (main.js loads poem.js)
+//   JS   _attn_poem_progress(received, total) while the weights arrive
+//   JS   _attn_poem_loaded(error)      "" when the model answers, else why not
+//   C++  a request's bytes             -> Module.attnPoemCall(Module, pointer, size): the
+//        answer copied into this module's heap as [u32 size][bytes] (freed here)
+#include "platform/web_poem.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <emscripten.h>
+
+#include "platform/web_app.hpp"
+
+namespace attn::platform {
+namespace {
+
+std::vector<uint8_t> call_poem_module(const std::vector<uint8_t>& request) {
+  const uintptr_t answer = uintptr_t(EM_ASM_INT(
+      { return Module.attnPoemCall ? Module.attnPoemCall(Module, $0, $1) : 0; }, request.data(), request.size()));
+  if (!answer) return api::answer_error("the poem model's module is not there");
+  uint32_t size = 0;
+  std::memcpy(&size, reinterpret_cast<const void*>(answer), 4);
+  const uint8_t* bytes = reinterpret_cast<const uint8_t*>(answer) + 4;
+  std::vector<uint8_t> out(bytes, bytes + size);
+  std::free(reinterpret_cast<void*>(answer));
+  return out;
+}
+
+}  // namespace
+
+void serve_poem_from_page(ui::AppState& state) {
+  ui::PoemLab& lab = state.poem;
+  if (lab.load != ui::PoemLoad::Requested) return;
+  lab.load = ui::PoemLoad::Loading;
+  lab.received = lab.total = 0;
+  ui::mark_state_changed(state);
+  EM_ASM({
+    if (typeof Module.attnRequestPoem === "function") Module.attnRequestPoem(Module);
+    else Module._attn_poem_loaded(0);  // a page without poem.js: said as a failure
+  });
+}
+
+}  // namespace attn::platform
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE void attn_poem_progress(double received, double total) {
+  attn::ui::AppState& state = attn::platform::web_app().state;
+  if (state.poem.load != attn::ui::PoemLoad::Ready) state.poem.load = attn::ui::PoemLoad::Loading;
+  state.poem.received = received;
+  state.poem.total = total;
+  attn::ui::mark_state_changed(state);
+}
+
+// error: "" when the model module answers; null when the page has no loader.
+EMSCRIPTEN_KEEPALIVE void attn_poem_loaded(const char* error) {
+  using namespace attn;
+  ui::AppState& state = platform::web_app().state;
+  ui::PoemLab& lab = state.poem;
+  ui::mark_state_changed(state);
+  if (!error || *error) {
+    lab.load = ui::PoemLoad::Failed;
+    lab.load_error = error ? error : "this page has no loader for it (web/poem.js)";
+    return;
+  }
+  lab.call = platform::call_poem_module;
+  api::WireWriter request;
+  request.u32(uint32_t(api::PoemOp::Summary));
+  const std::vector<uint8_t> answer = lab.call(request.bytes);
+  api::WireReader in(answer.data(), answer.size());
+  const std::string e = in.str();
+  api::PoemSummary summary = api::read_summary(in);
+  if (!e.empty() || !in.ok()) {
+    lab.load = ui::PoemLoad::Failed;
+    lab.load_error = e.empty() ? "the model's summary was cut short" : e;
+    lab.call = nullptr;
+    return;
+  }
+  lab.summary = std::move(summary);
+  lab.load = ui::PoemLoad::Ready;
+  lab.load_error.clear();
+}
+
+}  // extern "C"

@@ -1,0 +1,56 @@
+// The learned-heads view in numbers, for state() (tests and host pages).
+#include <nlohmann/json.hpp>
+
+#include "ui/poem/poem.hpp"
+
+namespace attn::ui {
+
+namespace {
+
+const char* load_id(PoemLoad load) {
+  switch (load) {
+    case PoemLoad::Idle: return "idle";
+    case PoemLoad::Requested: return "requested";
+    case PoemLoad::Loading: return "loading";
+    case PoemLoad::Ready: return "ready";
+    case PoemLoad::Failed: return "failed";
+  }
+  return "idle";
+}
+
+}  // namespace
+
+nlohmann::json poem_state_json(const PoemLab& lab) {
+  using nlohmann::json;
+  json out = {{"load", load_id(lab.load)}, {"received", lab.received}, {"total", lab.total},
+              {"error", lab.load_error},  {"poem", lab.poem},           {"text", poem_text_in_use(lab)},
+              {"layer", lab.layer},       {"head", lab.head},           {"query", poem_query(lab)},
+              {"read_error", lab.read_error}, {"sampling", lab.sampling}, {"sample_error", lab.sample_error}};
+  if (lab.summary) {
+    json heads = json::array();
+    for (const api::PoemHead& h : lab.summary->heads_found)
+      heads.push_back({{"layer", h.layer}, {"head", h.head}, {"pattern", h.pattern}, {"sentence", poem_head_sentence(h)},
+                       {"punctuation_weight", h.punctuation_weight}, {"punctuation_share", h.punctuation_share},
+                       {"entropy", h.entropy}, {"by_offset", h.by_offset}});
+    out["heads"] = std::move(heads);
+    out["held_out"] = lab.summary->held_out.size();
+  }
+  if (lab.reading) {
+    const api::PoemReadingData& r = *lab.reading;
+    out["tokens"] = r.tokens;
+    json unknown = json::array();
+    for (int t = 0; t < r.size(); ++t)
+      if (r.unknown[std::size_t(t)]) unknown.push_back(t);
+    out["unknown"] = std::move(unknown);
+    out["cut"] = r.cut;
+    out["loss"] = r.losses;
+    json next = json::array();
+    const std::size_t q = std::size_t(poem_query(lab));
+    for (std::size_t i = 0; i < std::size_t(api::kPoemTop); ++i)
+      next.push_back({{"char", r.top_chars[q * api::kPoemTop + i]}, {"p", r.top_p[q * api::kPoemTop + i]}});
+    out["next"] = std::move(next);
+  }
+  return out;
+}
+
+}  // namespace attn::ui

@@ -1,0 +1,108 @@
+// The learned-heads view's set-up panel: the text the model reads (typed,
+// pasted or composed, or one of the held-out poems), 续写 (continue it by
+// sampling), and what the model is.
+#include <cstdio>
+#include <string>
+
+#include <imgui.h>
+
+#include "ui/i18n/strings.hpp"
+#include "ui/poem/poem.hpp"
+#include "ui/state/controls.hpp"
+#include "ui/state/records.hpp"
+#include "ui/widgets/panel.hpp"
+
+namespace attn::ui {
+namespace {
+
+// ImGui 1.86 edits a char buffer; this callback lets it grow a std::string.
+int resize_string(ImGuiInputTextCallbackData* data) {
+  if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+    auto* text = static_cast<std::string*>(data->UserData);
+    text->resize(std::size_t(data->BufTextLen));
+    data->Buf = text->data();
+  }
+  return 0;
+}
+
+// The text in use, editable: editing a held-out poem makes it the reader's own text.
+void text_box(AppState& state) {
+  PoemLab& lab = state.poem;
+  ImGui::TextUnformatted(tr("poem.text"));
+  ImGui::SameLine();
+  help_marker(tr("poem.text.help"));
+  std::string text = poem_text_in_use(lab);
+  ImGui::SetNextItemWidth(-1);
+  const float lines = ImGui::GetTextLineHeight() * 5 + ImGui::GetStyle().FramePadding.y * 2;
+  if (ImGui::InputTextMultiline("##poem_text", text.data(), text.capacity() + 1, ImVec2(-1, lines),
+                                ImGuiInputTextFlags_CallbackResize, resize_string, &text)) {
+    lab.poem = -1;
+    lab.text = text;
+    lab.query = -1;
+  }
+  record_control(state, "poem_text");
+}
+
+void held_out_picker(AppState& state) {
+  PoemLab& lab = state.poem;
+  if (!lab.summary) return;
+  const std::vector<std::string>& poems = lab.summary->held_out;
+  ImGui::TextUnformatted(tr("poem.held_out"));
+  ImGui::SameLine();
+  help_marker(tr("poem.held_out.help"));
+  char label[192];
+  const auto poem_label = [&](int i) {
+    std::snprintf(label, sizeof label, "%d. %s", i + 1, poem_first_line(poems[std::size_t(i)]).c_str());
+    return label;
+  };
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::BeginCombo("##poem_pick", lab.poem >= 0 ? poem_label(lab.poem) : tr("poem.source.own"))) {
+    for (int i = 0; i < int(poems.size()); ++i)
+      if (ImGui::Selectable(poem_label(i), i == lab.poem)) {
+        lab.poem = i;
+        lab.query = -1;
+      }
+    ImGui::EndCombo();
+  }
+  record_control(state, "poem_pick");
+}
+
+void continue_controls(AppState& state) {
+  PoemLab& lab = state.poem;
+  ImGui::Separator();
+  ImGui::TextUnformatted(tr("poem.sample.title"));
+  draw_placed_controls(state, ControlPlace::PoemContinue);
+  if (lab.sampling) {
+    if (ImGui::Button(tr("poem.sample.stop"))) lab.sampling = false;
+  } else if (ImGui::Button(tr("poem.sample.go"))) {
+    poem_continue(state);
+  }
+  record_control(state, "poem_continue");
+  ImGui::SameLine();
+  help_marker(tr("poem.sample.help"));
+  if (!lab.sample_error.empty()) ImGui::TextWrapped("%s", lab.sample_error.c_str());
+}
+
+void model_facts(const PoemLab& lab) {
+  if (!lab.summary) return;
+  const api::PoemSummary& s = *lab.summary;
+  ImGui::Separator();
+  ImGui::TextWrapped(tr("poem.model.fmt"), s.layers, s.heads, s.d_model, s.context, s.vocab,
+                     double(s.parameters) / 1000.0);
+}
+
+}  // namespace
+
+void poem_setup_panel(AppState& state) {
+  PoemLab& lab = state.poem;
+  if (lab.load != PoemLoad::Ready) {
+    ImGui::TextWrapped("%s", poem_load_text(lab).c_str());
+    return;
+  }
+  text_box(state);
+  held_out_picker(state);
+  continue_controls(state);
+  model_facts(lab);
+}
+
+}  // namespace attn::ui

@@ -1,0 +1,355 @@
+// The learned-heads view: one causal heatmap per layer x head of the poem
+// model read on the text in use, each head's pattern as a sentence with its
+// numbers, the selected head's offset profile, and for the selected position
+// the ten likeliest next characters; under it all, the text as a strip
+// coloured by the model's loss on each character. Clicking a cell selects
+// its query (and the head); clicking a character of the strip selects it.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <imgui.h>
+
+#include "ui/i18n/strings.hpp"
+#include "ui/poem/poem.hpp"
+#include "ui/state/records.hpp"
+#include "ui/widgets/panel.hpp"
+#include "ui/widgets/plot.hpp"
+#include "ui/widgets/theme.hpp"
+
+namespace attn::ui {
+namespace {
+
+// A translated format with float numbers only (%.1f, %.2f ...).
+std::string format(const char* fmt, double a, double b = 0, double c = 0) {
+  char text[256];
+  std::snprintf(text, sizeof text, fmt, a, b, c);
+  return text;
+}
+
+// ... and with one whole number.
+std::string format_int(const char* fmt, int a) {
+  char text[256];
+  std::snprintf(text, sizeof text, fmt, a);
+  return text;
+}
+
+std::string pattern_key(const std::string& pattern) {
+  std::string key = "poem.pattern." + pattern;
+  std::replace(key.begin(), key.end(), ' ', '_');
+  return key;
+}
+
+std::string head_title(int layer, int head) {
+  char text[96];
+  std::snprintf(text, sizeof text, tr("poem.head.fmt"), layer + 1, head + 1);
+  return text;
+}
+
+// A token and what it is, for tooltips.
+std::string token_text(const api::PoemReadingData& r, int i) {
+  std::string text = poem_char_text(r.tokens[std::size_t(i)]);
+  if (r.unknown[std::size_t(i)]) text += std::string(" ") + tr("poem.token.unknown");
+  return text;
+}
+
+void cell_tooltip(const api::PoemReadingData& r, const Matrix& w, int q, int k) {
+  ImGui::Text("%s: %d %s", tr("tip.query"), q, token_text(r, q).c_str());
+  ImGui::Text("%s: %d %s", tr("tip.key"), k, token_text(r, k).c_str());
+  ImGui::Text("%s: %.4f", tr("tip.weight"), double(w(q, k)));
+  if (k > q) ImGui::TextDisabled("%s", tr("tip.masked"));
+}
+
+void load_status(AppState& state) {
+  PoemLab& lab = state.poem;
+  ImGui::TextWrapped("%s", poem_load_text(lab).c_str());
+  if (lab.load == PoemLoad::Loading && lab.total > 0)
+    ImGui::ProgressBar(float(std::min(1.0, lab.received / lab.total)), ImVec2(ImGui::GetFontSize() * 16, 0));
+  if (lab.load == PoemLoad::Failed) {
+    ImGui::TextWrapped("%s", tr("poem.load.rest_works"));
+    if (ImGui::Button(tr("poem.load.retry"))) {
+      lab.load = PoemLoad::Requested;
+      lab.load_error.clear();
+    }
+    record_control(state, "poem_retry");
+  }
+}
+
+// What the view reads: the held-out poem or the reader's text, what was cut,
+// what the model does not know.
+void reading_header(AppState& state) {
+  const PoemLab& lab = state.poem;
+  const api::PoemReadingData& r = *lab.reading;
+  if (lab.poem >= 0) ImGui::TextWrapped(tr("poem.source.held_out.fmt"), lab.poem + 1);
+  else ImGui::TextWrapped("%s", tr("poem.source.own"));
+  if (r.cut > 0) {
+    ImGui::TextWrapped(tr("poem.window.fmt"), r.size(), r.size() + r.cut);
+  }
+  const int unknown = int(std::count(r.unknown.begin(), r.unknown.end(), uint8_t(1)));
+  if (unknown > 0) ImGui::TextWrapped(tr("poem.unknown.fmt"), unknown);
+  if (!lab.read_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().error));
+    ImGui::TextWrapped("%s", lab.read_error.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+void head_heatmap(AppState& state, int layer, int head, const ImVec2& size, const std::vector<std::string>& labels,
+                  const std::vector<bool>& known) {
+  PoemLab& lab = state.poem;
+  const api::PoemReadingData& r = *lab.reading;
+  const int index = layer * r.heads + head;
+  const Matrix& w = lab.weights[std::size_t(index)];
+  const bool selected = layer == lab.layer && head == lab.head;
+  ImGui::PushID(index);
+  ImGui::BeginChild("##poem_head", size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  std::string title = head_title(layer, head);
+  if (const api::PoemHead* found = poem_head_found(lab, layer, head))
+    title += std::string(" - ") + tr(pattern_key(found->pattern).c_str());
+  if (selected) ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_PlotHistogram), "%s", title.c_str());
+  else ImGui::TextUnformatted(title.c_str());
+  HeatmapLayout entry;
+  entry.name = "poem_l" + std::to_string(layer) + "h" + std::to_string(head);
+  entry.title = head_title(layer, head);
+  entry.source = "poem";  // compute({poem: {text}}).layers[layer].heads[head]
+  entry.head = index;
+  // From 0 to the head's largest weight after the first row (which is always
+  // 1 on <poem>): over 64 characters most weights are small, and 0..1 would
+  // leave all but the sharpest heads dark.
+  const float hi = w.rows() > 1 ? w.bottomRows(w.rows() - 1).maxCoeff() : 1.0f;
+  plot::HeatmapSpec& spec = entry.spec = matrix_spec(w, 0.0f, std::max(hi, 1e-6f), state.head_colormap);
+  spec.row_labels = spec.col_labels = &labels;
+  spec.row_label_valid = spec.col_label_valid = &known;
+  spec.row_axis = tr("axis.query");
+  spec.col_axis = tr("axis.key");
+  spec.value_name = tr("axis.weight");
+  spec.highlight_row = poem_query(lab);
+  spec.generation = ((lab.reading_generation * 1099511628211ull) ^ uint64_t(index + 1)) | 1;
+  spec.tooltip = [&r, &w](int q, int k) { cell_tooltip(r, w, q, k); };
+  const plot::HeatmapCells cells = draw_heatmap(state, std::move(entry), ImVec2(0, 0));
+  if (cells.clicked) {
+    lab.layer = layer;
+    lab.head = head;
+    lab.query = cells.hovered_row;
+  }
+  ImGui::EndChild();
+  ImGui::PopID();
+}
+
+// The selected head: its pattern in words, and the mean weight at each offset.
+void head_details(AppState& state, float height) {
+  const PoemLab& lab = state.poem;
+  const api::PoemHead* found = poem_head_found(lab, lab.layer, lab.head);
+  if (!found) return;
+  ImGui::BeginChild("##poem_head_details", ImVec2(0, height), true);
+  ImGui::TextWrapped("%s", poem_head_sentence(*found).c_str());
+  ImGui::SameLine();
+  help_marker(tr("poem.pattern.help"));
+  if (plot::BeginPlot("##poem_offsets", ImVec2(0, 0))) {
+    plot::SetupAxes(tr("poem.offset.axis"), tr("poem.offset.weight"));
+    float offsets[api::kPoemMaxOffset + 1];
+    for (int d = 0; d <= api::kPoemMaxOffset; ++d) offsets[d] = float(d);
+    plot::PlotBars(tr("poem.offset.legend"), offsets, found->by_offset.data(), api::kPoemMaxOffset + 1, 0.8);
+    plot::EndPlot();
+  }
+  record_region(state, "poem_offsets");
+  ImGui::EndChild();
+}
+
+// After the selected position: the ten likeliest next characters.
+void next_characters(AppState& state, float height) {
+  const PoemLab& lab = state.poem;
+  const api::PoemReadingData& r = *lab.reading;
+  const int q = poem_query(lab);
+  ImGui::BeginChild("##poem_next", ImVec2(0, height), true);
+  ImGui::TextWrapped(tr("poem.next.fmt"), q, token_text(r, q).c_str());
+  if (ImGui::BeginTable("##poem_top", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+    ImGui::TableSetupColumn("#");
+    ImGui::TableSetupColumn(tr("poem.next.char"));
+    ImGui::TableSetupColumn(tr("poem.next.p"));
+    ImGui::TableHeadersRow();
+    for (int i = 0; i < api::kPoemTop; ++i) {
+      const std::size_t at = std::size_t(q) * api::kPoemTop + std::size_t(i);
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", i + 1);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(poem_char_text(r.top_chars[at]).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3g %%", double(r.top_p[at]) * 100.0);
+    }
+    ImGui::EndTable();
+  }
+  record_region(state, "poem_next");
+  ImGui::EndChild();
+}
+
+// The text as read, one box per character coloured by the loss of predicting
+// it (-ln p, from the position before); a click selects the position.
+void loss_strip(AppState& state, const std::vector<std::string>& labels) {
+  PoemLab& lab = state.poem;
+  const api::PoemReadingData& r = *lab.reading;
+  ImGui::TextUnformatted(tr("poem.loss.title"));
+  ImGui::SameLine();
+  help_marker(tr("poem.loss.help"));
+  float hi = 1.0f;
+  for (float l : r.losses) hi = std::max(hi, l);
+  const float side = ImGui::GetFrameHeight();
+  const float right = ImGui::GetContentRegionAvail().x + ImGui::GetCursorScreenPos().x;
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (int t = 0; t < r.size(); ++t) {
+    if (t > 0) {
+      ImGui::SameLine(0, 2);
+      if (ImGui::GetCursorScreenPos().x + side > right) ImGui::NewLine();
+    }
+    ImGui::PushID(t);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    if (ImGui::InvisibleButton("##c", ImVec2(side, side))) lab.query = t;
+    // Position t's character was predicted at t - 1 (<poem> never is).
+    ImU32 fill = ImGui::GetColorU32(ImGuiCol_FrameBg);
+    if (t > 0) {
+      const gfx::Rgba8 c = gfx::colormap_color(gfx::Colormap::YlOrRd, r.losses[std::size_t(t - 1)] / hi);
+      fill = IM_COL32(c.r, c.g, c.b, 255);
+    }
+    draw->AddRectFilled(p, ImVec2(p.x + side, p.y + side), fill);
+    if (t == poem_query(lab)) draw->AddRect(p, ImVec2(p.x + side, p.y + side), ImGui::GetColorU32(ImGuiCol_Text), 0, 0, 2);
+    const ImVec2 size = ImGui::CalcTextSize(labels[std::size_t(t)].c_str());
+    draw->AddText(ImVec2(p.x + (side - size.x) / 2, p.y + (side - size.y) / 2), IM_COL32(20, 20, 20, 255),
+                  labels[std::size_t(t)].c_str());
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::Text("%d %s", t, token_text(r, t).c_str());
+      if (t > 0) {
+        const double loss = r.losses[std::size_t(t - 1)];
+        ImGui::Text(tr("poem.loss.tip.fmt"), loss, std::exp(-loss) * 100.0);
+      }
+      ImGui::EndTooltip();
+    }
+    ImGui::PopID();
+  }
+  record_region(state, "poem_loss", start, ImVec2(right, ImGui::GetItemRectMax().y));
+}
+
+}  // namespace
+
+std::string poem_char_text(const std::string& ch) {
+  if (ch == "<poem>") return tr("poem.token.start");
+  if (ch == "\n") return tr("poem.token.line_break");
+  if (ch == " ") return tr("poem.token.space");
+  return ch;
+}
+
+std::string poem_token_label(const std::string& token) {
+  if (token == "<poem>") return "^";
+  if (token == "\n") return "/";
+  return token;
+}
+
+std::string poem_head_sentence(const api::PoemHead& h) {
+  const std::string head = head_title(h.layer, h.head);
+  const std::string name = tr(pattern_key(h.pattern).c_str());
+  const double pct = 100.0;
+  std::string numbers;
+  if (h.pattern == "first position") numbers = format(tr("poem.numbers.first.fmt"), h.first_weight * pct);
+  else if (h.pattern == "line boundary")
+    numbers = format(tr("poem.numbers.punctuation.fmt"), h.punctuation_weight * pct,
+                     h.punctuation_share > 0 ? h.punctuation_weight / h.punctuation_share : 0.0);
+  else if (h.pattern == "previous line")
+    numbers = format(tr("poem.numbers.previous_line.fmt"), h.previous_line_weight * pct);
+  else if (h.pattern == "current character") numbers = format(tr("poem.numbers.offset0.fmt"), h.by_offset[0] * pct);
+  else if (h.pattern == "previous character") numbers = format(tr("poem.numbers.offset1.fmt"), h.by_offset[1] * pct);
+  else if (h.pattern == "local")
+    numbers = format(tr("poem.numbers.local.fmt"), (h.by_offset[0] + h.by_offset[1] + h.by_offset[2]) * pct);
+  else
+    numbers = format(tr("poem.numbers.broad.fmt"), h.entropy, h.punctuation_weight * pct,
+                     h.punctuation_share > 0 ? h.punctuation_weight / h.punctuation_share : 0.0);
+  return head + tr("poem.sentence.colon") + name + tr("poem.sentence.colon") + numbers;
+}
+
+std::string poem_load_text(const PoemLab& lab) {
+  switch (lab.load) {
+    case PoemLoad::Idle:
+    case PoemLoad::Requested: return tr("poem.load.starting");
+    case PoemLoad::Loading:
+      return lab.total > 0 ? format(tr("poem.load.progress.fmt"), lab.received / 1e6, lab.total / 1e6)
+                           : tr("poem.load.starting");
+    case PoemLoad::Ready: return tr("poem.load.ready");
+    case PoemLoad::Failed: return std::string(tr("poem.load.failed")) + " " + lab.load_error;
+  }
+  return "";
+}
+
+void poem_view(AppState& state) {
+  PoemLab& lab = state.poem;
+  if (lab.load != PoemLoad::Ready || !lab.reading) {
+    load_status(state);
+    if (lab.load == PoemLoad::Ready && !lab.read_error.empty()) ImGui::TextWrapped("%s", lab.read_error.c_str());
+    return;
+  }
+  const api::PoemReadingData& r = *lab.reading;
+  reading_header(state);
+  std::vector<std::string> labels;
+  std::vector<bool> known;
+  for (int t = 0; t < r.size(); ++t) {
+    labels.push_back(poem_token_label(r.tokens[std::size_t(t)]));
+    known.push_back(!r.unknown[std::size_t(t)]);
+  }
+  loss_strip(state, labels);
+  // Every head of every layer: a layer's heads on one row, or in equal
+  // rows (columns divide the heads), each heatmap at least ~20 lines wide.
+  const float font = ImGui::GetFontSize(), spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float width = ImGui::GetContentRegionAvail().x;
+  const int fit = std::max(1, int((width + spacing) / (font * 20 + spacing)));
+  int columns = 1;
+  for (int c = 1; c <= std::min(fit, r.heads); ++c)
+    if (r.heads % c == 0) columns = c;
+  const float side = std::floor((width + spacing) / float(columns) - spacing);
+  const ImVec2 size(side, std::min(side * 0.85f, font * 40));
+  for (int i = 0; i < r.layers * r.heads; ++i) {
+    if (i % columns) ImGui::SameLine();
+    head_heatmap(state, i / r.heads, i % r.heads, size, labels, known);
+  }
+  // The selected head and position, side by side when there is room.
+  const float height = std::max(font * 16, ImGui::GetTextLineHeightWithSpacing() * (api::kPoemTop + 3) +
+                                               ImGui::GetStyle().WindowPadding.y * 2);
+  const bool side_by_side = ImGui::GetContentRegionAvail().x > font * 36;
+  if (side_by_side) {
+    ImGui::BeginChild("##poem_details_left", ImVec2(ImGui::GetContentRegionAvail().x * 0.6f, height), false);
+    head_details(state, height);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    next_characters(state, height);
+  } else {
+    head_details(state, height);
+    next_characters(state, height);
+  }
+}
+
+void describe_poem(const AppState& state, A11yView& out) {
+  const PoemLab& lab = state.poem;
+  if (lab.load != PoemLoad::Ready || !lab.reading) {
+    out.summary = poem_load_text(lab);
+    return;
+  }
+  const api::PoemReadingData& r = *lab.reading;
+  std::string summary = lab.poem >= 0 ? format_int(tr("poem.source.held_out.fmt"), lab.poem + 1) : tr("poem.source.own");
+  for (const api::PoemHead& h : lab.summary->heads_found) summary += " " + poem_head_sentence(h) + ".";
+  out.summary = summary;
+  // The selected head's heatmap, and the ten likeliest next characters.
+  out.only_heatmap = "poem_l" + std::to_string(lab.layer) + "h" + std::to_string(lab.head);
+  A11yTable next;
+  const int q = poem_query(lab);
+  char caption[160];
+  std::snprintf(caption, sizeof caption, tr("poem.next.fmt"), q, token_text(r, q).c_str());
+  next.caption = caption;
+  next.columns = {tr("poem.next.char"), tr("poem.next.p")};
+  for (int i = 0; i < api::kPoemTop; ++i) {
+    const std::size_t at = std::size_t(q) * api::kPoemTop + std::size_t(i);
+    next.rows.push_back(std::to_string(i + 1));
+    next.text.push_back({poem_char_text(r.top_chars[at]), format("%.3g %%", double(r.top_p[at]) * 100.0)});
+  }
+  out.tables.push_back(std::move(next));
+}
+
+}  // namespace attn::ui

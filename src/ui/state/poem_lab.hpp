@@ -1,0 +1,97 @@
+// The learned-heads view's state: the poem model's loading, the reader's
+// choices (which poem or text, which layer, head and position, how to
+// continue) and what the model answered.
+//
+// The model itself is not here: it lives in an api::PoemSession that the
+// platform provides once the view asks for it (PoemLoad::Requested). The
+// desktop loads the files and calls the session in-process; the browser
+// loads a second wasm module with the weights (web/poem.js), so the lab's
+// first download does not grow. Either way the view speaks to it through
+// `call`, in api/poem_wire.hpp's bytes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/export_tables.hpp"
+#include "api/poem_wire.hpp"
+#include "core/types.hpp"
+
+namespace attn::ui {
+
+struct AppState;
+
+enum class PoemLoad {
+  Idle,       // nothing asked yet
+  Requested,  // the view was opened: the platform should load the model
+  Loading,    // the platform is fetching it (received / total bytes)
+  Ready,      // `call` answers, `summary` is set
+  Failed,     // load_error says why; the rest of the lab keeps working
+};
+
+struct PoemLab {
+  // ---- the reader's choices (state fields: lab_state.cpp) -------------------
+  int poem = 0;          // the held-out poem shown; -1: the reader's own text
+  std::string text;      // the reader's own text (when poem is -1)
+  int layer = 0, head = 0;
+  int query = -1;        // the selected position; -1: the last
+  int sample_length = 28;
+  float sample_temperature = 0.8f;  // the T of softmax(z / T), as the explorer's temperature
+  int sample_seed = 1;
+
+  // ---- the model ----------------------------------------------------------
+  PoemLoad load = PoemLoad::Idle;
+  double received = 0, total = 0;  // bytes of the weights so far, in all (0: not known yet)
+  std::string load_error;
+  // The session (set by the platform when the model is ready): a request's
+  // bytes in, the answer's bytes out (api/poem_wire.hpp).
+  std::function<std::vector<uint8_t>(const std::vector<uint8_t>&)> call;
+  std::optional<api::PoemSummary> summary;
+
+  // ---- what the model answered for the text in use -----------------------------
+  std::string read_text;     // the text the reading (or read_error) belongs to
+  std::optional<api::PoemReadingData> reading;
+  std::string read_error;    // e.g. the text is empty
+  std::vector<Matrix> weights;  // reading's heads as matrices, [layer * heads + head]
+  uint64_t reading_generation = 0;  // new with each reading: the heatmaps' textures follow it
+
+  // ---- a continuation in progress (续写) -----------------------------------
+  bool sampling = false;
+  std::string sample_prompt;  // the text it continues
+  std::string sample_error;
+};
+
+// The poem view is open (its statistics and requests run only then).
+bool poem_open(const AppState& state);
+
+// The text the view reads: the held-out poem chosen, or the reader's own.
+std::string poem_text_in_use(const PoemLab& lab);
+// The held-out poem's first line (the picker's label), "" when there is none.
+std::string poem_first_line(const std::string& poem);
+
+// Once a frame while the view is open: asks for the model, reads the text in
+// use when it changed, draws the next characters of a continuation.
+void poem_update(AppState& state);
+// Work of its own: the model asked for (the platform loads it between
+// frames), a continuation being drawn.
+bool poem_busy(const PoemLab& lab);
+
+// Starts a continuation of the text in use (the view's 续写 button).
+void poem_continue(AppState& state);
+
+// The files the export popup offers for the view: "poem_weights" (every
+// layer's and head's weights, one row per query and key) and "poem_next"
+// (each position's ten likeliest next characters and the loss), as .csv or
+// .json. False when `what` is none of them or nothing was read yet.
+bool poem_export_file(const PoemLab& lab, const std::string& what, api::ExportFile* out);
+inline const char* const kPoemExports[] = {"poem_weights", "poem_next"};
+
+// The selected position, clamped to the reading (the last when query is -1).
+int poem_query(const PoemLab& lab);
+// The head the selection names, from the summary (null before it is loaded).
+const api::PoemHead* poem_head_found(const PoemLab& lab, int layer, int head);
+
+}  // namespace attn::ui
