@@ -112,22 +112,23 @@
     if (window.attentionLabTextInput) window.attentionLabTextInput.setClipboard(window.location.origin + urlOf(query));
   }
 
-  // The poem model (web/poem.js, loaded only when the learned-heads view or
-  // loadPoem() first asks: not part of the first download).
+  // A script of the lab's, added once it is needed (not in the first download).
+  function script(src) {
+    return new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = src;
+      s.onload = resolve;
+      s.onerror = () => reject(new Error(src + ': could not be fetched'));
+      document.body.appendChild(s);
+    });
+  }
+  // The poem model (web/poem.js), when the learned-heads view or loadPoem() first asks.
   let poemScript = null;
   function poemLoader() {
-    if (!poemScript) {
-      poemScript = new Promise((resolve, reject) => {
-        const s = document.createElement('script');
-        s.src = 'poem.js';
-        s.onload = () => resolve(window.attentionLabPoem);
-        s.onerror = () => {
-          poemScript = null;
-          reject(new Error('poem.js: could not be fetched'));
-        };
-        document.body.appendChild(s);
-      });
-    }
+    poemScript = poemScript || script('poem.js').then(() => window.attentionLabPoem, (e) => {
+      poemScript = null;
+      throw e;
+    });
     return poemScript;
   }
   function requestPoem(Module) {
@@ -145,6 +146,7 @@
     attnEngaged: () => !window.attentionLabFrames || window.attentionLabFrames.engaged(),
     attnRequestFont: window.attentionLabFonts && window.attentionLabFonts.request,  // fonts.js
     attnRequestPoem: (Module) => requestPoem(Module).catch(() => {}),  // poem.js: said on the canvas
+    attnRequestPoemCorpus: (Module) => poemLoader().then((poem) => poem.corpus(Module)).catch(() => {}),
     attnPoemCall: (Module, pointer, size) => window.attentionLabPoem.call(Module, pointer, size),
     print: (text) => console.log(text),
     printErr: (text) => console.warn(text),
@@ -274,12 +276,8 @@
     document.body.dataset.ready = '1';
     // The accessible copy of the view (web/a11y.js, its styles in a11y.css)
     // comes once the lab runs, after its first download (tests/web/fonts_e2e.mjs).
-    setTimeout(() => {
-      const a11y = document.createElement('script');
-      a11y.src = 'a11y.js';
-      a11y.onload = () => window.attentionLabA11y && window.attentionLabA11y.attach(Module, canvas);
-      document.body.appendChild(a11y);
-    }, 0);
+    setTimeout(() => script('a11y.js').then(() => window.attentionLabA11y && window.attentionLabA11y.attach(Module, canvas),
+                                            () => {}), 0);
   }, (error) => {
     showError(text.failed + (error && error.message ? error.message : error));
   });

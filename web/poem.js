@@ -5,9 +5,12 @@
 //   attention_poem.js + .wasm  the model's code (its own wasm module)
 //   poem_model.bin             the weights the native build trained (~2 MB)
 //   corpus/tang300             fortunes-zh's Tang poems: the held-out ones are shown
+//   corpus/song100, chinese(.gz)  the rest of the corpus, only when the reader trains a model
 //
 //   window.attentionLabPoem.request(lab) -> Promise: loads once (again after a failure),
 //     reporting progress to the lab (_attn_poem_progress) and the end (_attn_poem_loaded)
+//   window.attentionLabPoem.corpus(lab) -> Promise: song100 and chinese into the module
+//     (training), ending with _attn_poem_corpus_loaded
 //   window.attentionLabPoem.call(lab, pointer, size) -> a request's answer, copied into
 //     the lab's heap as [u32 size][bytes]
 //   window.attentionLabPoem.compute(config) -> compute()'s {poem: {text}} result
@@ -101,6 +104,8 @@
         module._free(t);
       }
       if (error) throw new Error(error);
+      // The view's own strings travel with its module (src/ui/i18n/strings.hpp).
+      window.attentionLabUtf16.call(lab, '_attn_add_view_strings', module.UTF8ToString(module._poem_view_strings()));
       model = module;
     })().then(() => {
       Object.assign(status, { state: 'loaded', ms: Math.round(performance.now() - started) });
@@ -114,6 +119,50 @@
       throw e;
     });
     return loading;
+  }
+
+  // The bytes of url, from its gzipped copy when the browser can unpack it.
+  async function fetchMaybeGzipped(url) {
+    if (typeof DecompressionStream === 'function') {
+      try {
+        const packed = await fetchBytes(url + '.gz');
+        if (!(packed.length > 2 && packed[0] === 0x1f && packed[1] === 0x8b)) return packed;  // unpacked on the way
+        const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'));
+        return new Uint8Array(await new Response(stream).arrayBuffer());
+      } catch (e) {
+        console.warn(`attention lab: ${url}.gz unusable (${e.message}); fetching ${url}`);
+      }
+    }
+    return fetchBytes(url);
+  }
+
+  // The rest of the corpus, for training in the page (asked for by Start).
+  let corpusLoading = null;
+  function corpus(lab) {
+    if (corpusLoading) return corpusLoading;
+    corpusLoading = (async () => {
+      if (!model) await request(lab);
+      const song100 = await fetchBytes('corpus/song100');
+      const modern = await fetchMaybeGzipped('corpus/chinese');
+      const s = intoHeap(model, song100);
+      const m = intoHeap(model, modern);
+      let error;
+      try {
+        error = model.UTF8ToString(model._poem_corpus(s, song100.length, m, modern.length));
+      } finally {
+        model._free(s);
+        model._free(m);
+      }
+      if (error) throw new Error(error);
+    })().then(() => {
+      window.attentionLabUtf16.call(lab, '_attn_poem_corpus_loaded', '');
+      wake();
+    }, (e) => {
+      corpusLoading = null;
+      window.attentionLabUtf16.call(lab, '_attn_poem_corpus_loaded', String(e && e.message ? e.message : e));
+      wake();
+    });
+    return corpusLoading;
   }
 
   function call(lab, pointer, size) {
@@ -138,5 +187,5 @@
     return JSON.parse(model.UTF8ToString(window.attentionLabUtf16.call(model, '_poem_compute', text)));
   }
 
-  window.attentionLabPoem = { request, call, compute, status: () => Object.assign({}, status) };
+  window.attentionLabPoem = { request, corpus, call, compute, status: () => Object.assign({}, status) };
 })();

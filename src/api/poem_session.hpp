@@ -27,8 +27,10 @@ class PoemSession {
   const poem::PoemModel* model() const { return model_ ? &*model_ : nullptr; }
   const PoemSummary& summary() const { return summary_; }
 
-  // The model read on text: <poem>, then the text's characters (the last
-  // context - 1 of them when it is longer). "" or why not (empty text, bad UTF-8).
+  // The model read on text: <poem>, then the text's characters; when there
+  // are more than the context, the last `context` of them (<poem> is then
+  // left out too, as in poem_json.hpp's poem_window). "" or why not (empty
+  // text, bad UTF-8).
   std::string read(const std::string& text, PoemReadingData& out) const;
 
   // A continuation of prompt, `length` characters at most, at the temperature
@@ -41,6 +43,21 @@ class PoemSession {
   bool sample_step(int n);
   std::string sample_text() const;  // what has been drawn so far (without the prompt)
 
+  // Training a fresh model from scratch in the page, on the same corpus and
+  // with the shipped model's settings (core/poem/poem_model.hpp's defaults),
+  // in small units so a frame is never held up for long: a unit is one
+  // sequence of a step's batch (PoemTrainer::step_part), or one held-out poem
+  // of the evaluation that follows every kPoemEvalEvery steps. It stops at
+  // the shipped model's step count, then measures both models on every
+  // held-out poem (one longer call) so the view can compare them.
+  // train_corpus: fortunes-zh's song100 and chinese (the modern passages).
+  std::string train_corpus(std::string_view song100, std::string_view modern);
+  // A fresh trainer from the seed; fixed_poem: the held-out poem whose heads are measured while it trains.
+  std::string train_reset(uint64_t seed, int fixed_poem);
+  const PoemTraining& train_run(int units);
+  const PoemTraining& training() const { return training_; }
+  std::string train_read(const std::string& text, PoemReadingData& out) const;
+
   // One request's answer (poem_wire.hpp); an unknown op or a short request
   // is an answer with an error.
   std::vector<uint8_t> serve(const uint8_t* request, std::size_t size);
@@ -48,6 +65,16 @@ class PoemSession {
  private:
   std::optional<poem::PoemModel> model_;
   PoemSummary summary_;
+  std::vector<std::string> tang300_, song100_, modern_;  // the corpus as parsed (song100, modern: train_corpus)
+  bool corpus_ = false;
+  std::unique_ptr<poem::PoemTrainer> trainer_;
+  std::vector<std::vector<int>> train_held_out_;  // the held-out poems in the trainer's vocabulary
+  int fixed_poem_ = 0;
+  PoemTraining training_;
+  double eval_loss_ = 0;  // the evaluation under way: loss summed over its characters
+  long long eval_predicted_ = 0;
+  int heads_step_ = -1;   // the step training_.heads were measured at
+  void finish_training();
   struct SampleJob {
     std::vector<int> ids;  // the prompt's ids, then what was drawn
     std::size_t prompt = 0;

@@ -6,7 +6,8 @@
 namespace attn::api {
 
 void WireWriter::u32(uint32_t v) {
-  for (int i = 0; i < 4; ++i) bytes.push_back(uint8_t(v >> (8 * i)));
+  const uint8_t b[4] = {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
+  bytes.insert(bytes.end(), b, b + 4);
 }
 
 void WireWriter::f32(float v) {
@@ -86,13 +87,11 @@ std::vector<std::string> WireReader::strings() {
   return v;
 }
 
-void write_summary(WireWriter& w, const PoemSummary& s) {
-  for (int v : {s.vocab, s.context, s.layers, s.heads, s.d_model}) w.u32(uint32_t(v));
-  w.u32(uint32_t(s.parameters));
-  w.str(s.info);
-  w.strings(s.held_out);
-  w.u32(uint32_t(s.heads_found.size()));
-  for (const PoemHead& h : s.heads_found) {
+namespace {
+
+void write_heads(WireWriter& w, const std::vector<PoemHead>& heads) {
+  w.u32(uint32_t(heads.size()));
+  for (const PoemHead& h : heads) {
     w.u32(uint32_t(h.layer));
     w.u32(uint32_t(h.head));
     for (float x : h.by_offset) w.f32(x);
@@ -102,12 +101,8 @@ void write_summary(WireWriter& w, const PoemSummary& s) {
   }
 }
 
-PoemSummary read_summary(WireReader& r) {
-  PoemSummary s;
-  for (int* v : {&s.vocab, &s.context, &s.layers, &s.heads, &s.d_model}) *v = int(r.u32());
-  s.parameters = r.u32();
-  s.info = r.str();
-  s.held_out = r.strings();
+std::vector<PoemHead> read_heads(WireReader& r) {
+  std::vector<PoemHead> heads;
   const uint32_t n = r.u32();
   for (uint32_t i = 0; i < n && r.ok(); ++i) {
     PoemHead h;
@@ -117,9 +112,49 @@ PoemSummary read_summary(WireReader& r) {
     for (float* x : {&h.punctuation_weight, &h.punctuation_share, &h.first_weight, &h.previous_line_weight, &h.entropy})
       *x = r.f32();
     h.pattern = r.str();
-    s.heads_found.push_back(std::move(h));
+    heads.push_back(std::move(h));
   }
+  return heads;
+}
+
+}  // namespace
+
+void write_summary(WireWriter& w, const PoemSummary& s) {
+  for (int v : {s.vocab, s.context, s.layers, s.heads, s.d_model}) w.u32(uint32_t(v));
+  w.u32(uint32_t(s.parameters));
+  w.str(s.info);
+  w.strings(s.held_out);
+  write_heads(w, s.heads_found);
+  w.f32(s.held_out_loss);
+}
+
+PoemSummary read_summary(WireReader& r) {
+  PoemSummary s;
+  for (int* v : {&s.vocab, &s.context, &s.layers, &s.heads, &s.d_model}) *v = int(r.u32());
+  s.parameters = r.u32();
+  s.info = r.str();
+  s.held_out = r.strings();
+  s.heads_found = read_heads(r);
+  s.held_out_loss = r.f32();
   return s;
+}
+
+void write_training(WireWriter& w, const PoemTraining& t) {
+  for (int v : {t.steps, t.target, t.sequences, t.batch, t.evaluated, t.held_out, int(t.finished)}) w.u32(uint32_t(v));
+  for (const std::vector<float>* v : {&t.train_steps, &t.train_loss, &t.eval_steps, &t.eval_loss}) w.floats(*v);
+  w.f32(t.shipped_loss);
+  write_heads(w, t.heads);
+}
+
+PoemTraining read_training(WireReader& r) {
+  PoemTraining t;
+  int finished = 0;
+  for (int* v : {&t.steps, &t.target, &t.sequences, &t.batch, &t.evaluated, &t.held_out, &finished}) *v = int(r.u32());
+  t.finished = finished != 0;
+  for (std::vector<float>* v : {&t.train_steps, &t.train_loss, &t.eval_steps, &t.eval_loss}) *v = r.floats();
+  t.shipped_loss = r.f32();
+  t.heads = read_heads(r);
+  return t;
 }
 
 void write_reading(WireWriter& w, const PoemReadingData& d) {
@@ -142,11 +177,15 @@ PoemReadingData read_reading(WireReader& r) {
   d.losses = r.floats();
   d.top_chars = r.strings();
   d.top_p = r.floats();
-  // The shapes must agree, or the view would read past the arrays.
-  const std::size_t T = d.tokens.size();
-  const bool shaped = d.unknown.size() == T && d.att.size() == std::size_t(d.layers) * std::size_t(d.heads) * T * T &&
-                      d.losses.size() == (T ? T - 1 : 0) && d.top_chars.size() == T * kPoemTop &&
-                      d.top_p.size() == d.top_chars.size();
+  // The shapes must agree, or the view would read past the arrays. layers and
+  // heads are at least 1 (the view selects one of each), and the sizes are
+  // compared in 64 bits, att's divided rather than multiplied out: counts from
+  // the bytes (-1 as an int, 2^30) must not wrap around to an array's size
+  // (std::size_t is 32 bits in wasm).
+  const uint64_t T = d.tokens.size(), TT = T * T;  // T < 2^32: a u32 count
+  const bool shaped = T > 0 && d.layers > 0 && d.heads > 0 && d.unknown.size() == T && d.att.size() % TT == 0 &&
+                      d.att.size() / TT == uint64_t(d.layers) * uint64_t(d.heads) && d.losses.size() == T - 1 &&
+                      d.top_chars.size() == T * kPoemTop && d.top_p.size() == d.top_chars.size();
   if (!r.ok() || !shaped) return {};
   return d;
 }

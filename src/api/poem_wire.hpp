@@ -44,13 +44,14 @@ struct PoemSummary {
   std::string info;                   // the file's info (JSON text: how it was trained)
   std::vector<std::string> held_out;  // the held-out Tang poems, never trained on (lines joined by "\n")
   std::vector<PoemHead> heads_found;  // layer by layer, head by head
+  float held_out_loss = 0;            // nats per character on the held-out poems (core's score_poems)
 };
 
 // The model read on a text: what the view draws.
 struct PoemReadingData {
   std::vector<std::string> tokens;  // "<poem>", then the characters read ("\n" for a line break)
   std::vector<uint8_t> unknown;     // 1 where the character is not in the vocabulary (read as <unk>)
-  int cut = 0;                      // characters left out at the front: the text was longer than the context
+  int cut = 0;                      // tokens left out at the front (<poem> first): the text was longer than the context
   int layers = 0, heads = 0;
   std::vector<float> att;           // [layer][head][query][key], T x T each, row = query
   std::vector<float> losses;        // T - 1: -ln p(tokens[t+1] | tokens[0..t])
@@ -63,11 +64,31 @@ struct PoemReadingData {
   }
 };
 
+// Training a fresh model in the page (the view's Start / Pause / Step / Reset).
+struct PoemTraining {
+  int steps = 0, target = 0;       // steps done, and where it stops (the shipped model's count)
+  int sequences = 0, batch = 0;    // of the step under way
+  int evaluated = 0, held_out = 0; // held-out poems scored so far in an evaluation under way (0: none)
+  bool finished = false;           // target reached, evaluated and analysed
+  std::vector<float> train_steps, train_loss;  // each step's batch loss
+  std::vector<float> eval_steps, eval_loss;    // the held-out loss every kPoemEvalEvery steps
+  float shipped_loss = 0;          // the shipped model's held-out loss (when finished)
+  // What each head of the model being trained does: on the fixed poem while
+  // it trains, on all held-out poems once finished.
+  std::vector<PoemHead> heads;
+};
+inline constexpr int kPoemEvalEvery = 50;
+
 enum class PoemOp : uint32_t {
   Summary = 1,      // -> PoemSummary
   Read = 2,         // text -> PoemReadingData
   SampleBegin = 3,  // prompt text, length, temperature, seed -> nothing
   SampleStep = 4,   // at most n characters -> the continuation so far (text), done (u32)
+  TrainCorpus = 5,  // song100 text, modern text -> nothing (the rest of the corpus)
+  TrainReset = 6,   // seed, the fixed poem (held-out index) -> PoemTraining (a fresh model)
+  TrainRun = 7,     // units (a sequence of the batch or a held-out poem each) -> PoemTraining
+  TrainRead = 8,    // text -> PoemReadingData, read by the model being trained
+  Export = 9,       // file name, text, trained (u32) -> name, mime, bytes (api/poem_export.hpp)
 };
 
 class WireWriter {
@@ -101,6 +122,8 @@ class WireReader {
 
 void write_summary(WireWriter& w, const PoemSummary& s);
 PoemSummary read_summary(WireReader& r);
+void write_training(WireWriter& w, const PoemTraining& t);
+PoemTraining read_training(WireReader& r);
 void write_reading(WireWriter& w, const PoemReadingData& d);
 PoemReadingData read_reading(WireReader& r);
 

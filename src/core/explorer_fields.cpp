@@ -9,36 +9,36 @@ const std::vector<ExplorerField>& explorer_fields() {
   using S = FieldScope;
   static const std::vector<ExplorerField> fields = {
       {"text", &C::text, S::TextInput, true, 0, 0, "a string",
-       "The sentence: words and punctuation become tokens, Chinese is split per character."},
+       ATTN_DOC("The sentence: words and punctuation become tokens, Chinese is split per character.")},
       {"experiment", &C::input, S::ExperimentInput, true, 0, 0, "`\"fig41\"` or `\"causal\"`",
-       "One of the chapter's experiments instead of a text: Figure 4.1's 8 synthetic tokens with 4 heads, "
-       "or the causal-mask companion's 8 random tokens with 1 head."},
+       ATTN_DOC("One of the chapter's experiments instead of a text: Figure 4.1's 8 synthetic tokens with 4 heads, "
+       "or the causal-mask companion's 8 random tokens with 1 head.")},
       {"d_model", &C::d_model, S::Text, true, L::kMinDModel, L::kMaxDModel, "",
-       "Width of the token embeddings X."},
+       ATTN_DOC("Width of the token embeddings X.")},
       {"heads", &C::heads, S::Text, true, 1, L::kMaxHeads, "dividing d_model",
-       "Attention heads; each gets d_model / heads columns (d_head)."},
+       ATTN_DOC("Attention heads; each gets d_model / heads columns (d_head).")},
       {"seed", &C::seed, S::Text, true, 0, 0, "an integer >= 0",
-       "Seeds the embeddings and the random projections."},
+       ATTN_DOC("Seeds the embeddings and the random projections.")},
       {"projection", &C::projection, S::Text, true, 0, 0,
        "`\"random\"`, `\"identity\"`, `\"chapter\"` or `\"trained\"`",
-       "How Q, K, V come from X: seeded Xavier W_q, W_k, W_v; Q = K = V = X; Figure 4.1's W_q, W_k; or "
-       "the scaling lab's model (d_k = d_model), retrained from the trained_* recipe."},
+       ATTN_DOC("How Q, K, V come from X: seeded Xavier W_q, W_k, W_v; Q = K = V = X; Figure 4.1's W_q, W_k; or "
+       "the scaling lab's model (d_k = d_model), retrained from the trained_* recipe.")},
       {"positions", &C::positions, S::Text, true, 0, 0, "`true` or `false`",
-       "Adds sinusoidal position encodings to X."},
+       ATTN_DOC("Adds sinusoidal position encodings to X.")},
       {"trained_steps", &C::trained_steps, S::Trained, true, 1, L::kMaxTrainedSteps, "",
-       "Training steps of the trained model (steps x d_model^2 <= 2000 x 32^2 when it must be retrained)."},
+       ATTN_DOC("Training steps of the trained model (steps x d_model^2 <= 2000 x 32^2 when it must be retrained).")},
       {"trained_scaled", &C::trained_scaled, S::Trained, true, 0, 0, "`true` or `false`",
-       "Whether the trained model divided its scores by sqrt(d_k)."},
+       ATTN_DOC("Whether the trained model divided its scores by sqrt(d_k).")},
       {"trained_lr", &C::trained_learning_rate, S::Trained, true, 0, 0, "a number > 0",
-       "The trained model's Adam learning rate."},
+       ATTN_DOC("The trained model's Adam learning rate.")},
       {"temperature", &C::temperature, S::Any, false, L::kMinTemperature, L::kMaxTemperature, "",
-       "Divides the scaled scores: T > 1 flattens the weights, T < 1 sharpens them."},
+       ATTN_DOC("Divides the scaled scores: T > 1 flattens the weights, T < 1 sharpens them.")},
       {"scale", &C::scale, S::Any, false, 0, 0, "`\"sqrt\"`, `\"none\"` or a number in (0, 1000]",
-       "What the scores Q K^T are multiplied by: 1 / sqrt(d_head), 1, or this factor."},
+       ATTN_DOC("What the scores Q K^T are multiplied by: 1 / sqrt(d_head), 1, or this factor.")},
       {"mask", MaskMembers{}, S::Any, false, 0, 0,
        "`\"none\"`, `\"causal\"`, `\"padding\"`, `{\"pad\": k}` or `[[0/1, ...], ...]`",
-       "Which keys each query may see: all; keys up to itself; all but [PAD] tokens (the text's own, or "
-       "k appended); or one row of 0/1 per token (1 = may attend)."},
+       ATTN_DOC("Which keys each query may see: all; keys up to itself; all but [PAD] tokens (the text's own, or "
+       "k appended); or one row of 0/1 per token (1 = may attend).")},
   };
   return fields;
 }

@@ -17,6 +17,16 @@
 
 #include "explorer.hpp"
 
+// A field's sentence for the documentation (`attention_cli fields`,
+// `attention_app --url-fields`, the README's tables): only the native
+// programs print it, so the browser's build leaves the text out of the page's
+// first download.
+#ifdef __EMSCRIPTEN__
+#define ATTN_DOC(text) ""
+#else
+#define ATTN_DOC(text) text
+#endif
+
 namespace attn {
 
 // Which configs take a field.
@@ -47,7 +57,7 @@ struct ExplorerField {
                          // value outside it is clamped to it (ui/state/lab_state.cpp)
   const char* values;  // what it takes, for the documentation (markdown: "`true` or `false`"); number
                        // fields with a range print "lo..hi" first, then this
-  const char* doc;     // one sentence, for the documentation
+  const char* doc;     // one sentence, for the documentation (ATTN_DOC)
 };
 
 // In reading order: the input first, then what shapes X and the projections,

@@ -5,6 +5,8 @@
 // in api/poem_wire.hpp's bytes; poem_compute is compute()'s poem config.
 //
 //   poem_load(model, model_size, tang300, tang300_size) -> "" or the error
+//   poem_corpus(song100, size, chinese, size) -> "" or the error (training needs them)
+//   poem_view_strings() -> the view's strings (added to the lab's tables)
 //   poem_call(request, size) -> the answer (valid until the next call); poem_answer_size()
 //   poem_compute(config_json) -> JSON (api/poem_json.hpp's document, or {"error": ...})
 #include <cstdint>
@@ -17,6 +19,7 @@
 #include "api/json_output.hpp"
 #include "api/poem_json.hpp"
 #include "api/poem_session.hpp"
+#include "ui/i18n/strings.hpp"
 
 namespace {
 
@@ -34,6 +37,24 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE const char* poem_load(const uint8_t* model, int model_size, const char* tang300, int tang300_size) {
   text = session().load(model, std::size_t(model_size > 0 ? model_size : 0),
                         std::string_view(tang300, std::size_t(tang300_size > 0 ? tang300_size : 0)));
+  return text.c_str();
+}
+
+// The learned-heads view's strings in every language, as records "code US key
+// US text" separated by RS (0x1F, 0x1E: no text has them): the lab's main
+// module leaves them out of its first download (ui/i18n/strings.hpp).
+EMSCRIPTEN_KEEPALIVE const char* poem_view_strings() {
+  text.clear();
+  for (const attn::ui::Language& language : attn::ui::languages())
+    for (const attn::ui::StringEntry& entry : attn::ui::view_strings(language))
+      text += std::string(language.code) + '\x1f' + entry.key + '\x1f' + entry.text + '\x1e';
+  return text.c_str();
+}
+
+// The rest of the corpus (fortunes-zh's song100 and chinese), for training in the page.
+EMSCRIPTEN_KEEPALIVE const char* poem_corpus(const char* song100, int song100_size, const char* modern, int modern_size) {
+  text = session().train_corpus(std::string_view(song100, std::size_t(song100_size > 0 ? song100_size : 0)),
+                                std::string_view(modern, std::size_t(modern_size > 0 ? modern_size : 0)));
   return text.c_str();
 }
 

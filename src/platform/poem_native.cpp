@@ -27,8 +27,35 @@ std::string env_or(const char* name, const char* fallback) {
 
 }  // namespace
 
+namespace {
+
+// The rest of the corpus for training in the view (Start): song100 and the
+// modern passages, handed to the session.
+void serve_corpus(ui::AppState& state) {
+  ui::PoemLab& lab = state.poem;
+  ui::mark_state_changed(state);
+  const std::string dir = env_or("ATTN_POEM_CORPUS", "/usr/share/games/fortunes");
+  std::string song100, chinese;
+  if (!read_file(dir + "/song100", song100) || !read_file(dir + "/chinese", chinese)) {
+    lab.corpus = ui::PoemLoad::Failed;
+    lab.corpus_error = dir + "/song100, chinese: cannot read them (Debian's fortunes-zh: scripts/setup.sh installs it)";
+    return;
+  }
+  api::WireWriter request;
+  request.u32(uint32_t(api::PoemOp::TrainCorpus));
+  request.str(song100);
+  request.str(chinese);
+  const std::vector<uint8_t> answer = lab.call(request.bytes);
+  api::WireReader in(answer.data(), answer.size());
+  lab.corpus_error = in.str();
+  lab.corpus = lab.corpus_error.empty() ? ui::PoemLoad::Ready : ui::PoemLoad::Failed;
+}
+
+}  // namespace
+
 void serve_poem_natively(ui::AppState& state) {
   ui::PoemLab& lab = state.poem;
+  if (lab.corpus == ui::PoemLoad::Requested && lab.call) serve_corpus(state);
   if (lab.load != ui::PoemLoad::Requested) return;
   ui::mark_state_changed(state);
   const std::string model_path = env_or("ATTN_POEM_MODEL", ATTN_POEM_MODEL_FILE);

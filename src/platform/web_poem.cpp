@@ -5,18 +5,23 @@
 //   C++  serve_poem_from_page()        -> Module.attnRequestPoem(Module)   (main.js loads poem.js)
 //   JS   _attn_poem_progress(received, total) while the weights arrive
 //   JS   _attn_poem_loaded(error)      "" when the model answers, else why not
+//   C++  Start asks for the rest of the corpus -> Module.attnRequestPoemCorpus(Module);
+//   JS   _attn_poem_corpus_loaded(error) once the module has song100 and chinese
 //   C++  a request's bytes             -> Module.attnPoemCall(Module, pointer, size): the
 //        answer copied into this module's heap as [u32 size][bytes] (freed here)
 #include "platform/web_poem.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <string>
 #include <vector>
 
 #include <emscripten.h>
 
 #include "platform/web_app.hpp"
+#include "ui/i18n/strings.hpp"
 
 namespace attn::platform {
 namespace {
@@ -37,6 +42,14 @@ std::vector<uint8_t> call_poem_module(const std::vector<uint8_t>& request) {
 
 void serve_poem_from_page(ui::AppState& state) {
   ui::PoemLab& lab = state.poem;
+  if (lab.corpus == ui::PoemLoad::Requested) {
+    lab.corpus = ui::PoemLoad::Loading;
+    ui::mark_state_changed(state);
+    EM_ASM({
+      if (typeof Module.attnRequestPoemCorpus === "function") Module.attnRequestPoemCorpus(Module);
+      else Module._attn_poem_corpus_loaded(0);
+    });
+  }
   if (lab.load != ui::PoemLoad::Requested) return;
   lab.load = ui::PoemLoad::Loading;
   lab.received = lab.total = 0;
@@ -86,6 +99,31 @@ EMSCRIPTEN_KEEPALIVE void attn_poem_loaded(const char* error) {
   lab.summary = std::move(summary);
   lab.load = ui::PoemLoad::Ready;
   lab.load_error.clear();
+}
+
+// The learned-heads view's strings, from the poem module: records "code US
+// key US text" separated by RS (poem_module.cpp); the main module's tables
+// leave them out (ui/i18n/strings.hpp).
+EMSCRIPTEN_KEEPALIVE void attn_add_view_strings(const char* records) {
+  std::string_view rest = records ? records : "";
+  while (!rest.empty()) {
+    const std::size_t end = std::min(rest.find('\x1e'), rest.size());
+    const std::string_view record = rest.substr(0, end);
+    rest.remove_prefix(std::min(end + 1, rest.size()));
+    const std::size_t a = record.find('\x1f'), b = a == std::string_view::npos ? a : record.find('\x1f', a + 1);
+    if (b == std::string_view::npos) continue;
+    const std::string code(record.substr(0, a)), key(record.substr(a + 1, b - a - 1)), text(record.substr(b + 1));
+    attn::ui::add_view_strings(code, {{key.c_str(), text.c_str()}});
+  }
+  attn::ui::mark_state_changed(attn::platform::web_app().state);
+}
+
+// The rest of the corpus reached the model's module (training can start); error as above.
+EMSCRIPTEN_KEEPALIVE void attn_poem_corpus_loaded(const char* error) {
+  attn::ui::AppState& state = attn::platform::web_app().state;
+  attn::ui::mark_state_changed(state);
+  state.poem.corpus = error && !*error ? attn::ui::PoemLoad::Ready : attn::ui::PoemLoad::Failed;
+  state.poem.corpus_error = error ? error : "this page has no loader for it (web/poem.js)";
 }
 
 }  // extern "C"

@@ -202,6 +202,17 @@ nlohmann::json random_fields(std::mt19937& rng) {
   f["train_seed"] = pick(1000);
   f["theme"] = pick(2) ? "light" : "dark";
   f["controls"] = std::vector<const char*>{"full", "compact", "none"}[std::size_t(pick(3))];
+  // The learned-heads view's (its own text: Chinese, line breaks, what a URL escapes).
+  const char* poem_texts[] = {"床前明月光，\n疑是地上霜。\n举头望明月，\n低头思故乡。", "春眠不觉晓\r\n处处闻啼鸟\n",
+                              "a&b=c?d#e%f+g h", "", "\n 月 \n\n", "😀 <poem>"};
+  f["poem"] = pick(33) - 1;
+  f["poem_text"] = poem_texts[pick(6)];
+  f["poem_layer"] = pick(16);
+  f["poem_head"] = pick(64);
+  f["poem_query"] = pick(1025) - 1;
+  f["poem_length"] = 1 + pick(200);
+  f["poem_temperature"] = std::vector<double>{0.0, 0.8, 1.25, 2.0, 0.05}[std::size_t(pick(5))];
+  f["poem_seed"] = pick(2) ? pick(100000) : 2147483647;
   return f;
 }
 
@@ -311,6 +322,51 @@ TEST_CASE("set() applies all fields or none") {
   CHECK(state.config.input == Input::Text);
 }
 
+TEST_CASE("the learned-heads view's fields: a URL with Chinese and line breaks, back and forth; bad values named") {
+  AppState state;
+  const StateJson start = state_fields_json(state);
+  const std::string poem = "床前明月光，\n疑是地上霜。\n举头望明月，\n低头思故乡。";
+  REQUIRE(apply_state_fields(state, {{"view", "poem"}, {"poem", -1}, {"poem_text", poem}, {"poem_layer", 1},
+                                     {"poem_head", 3}, {"poem_query", 7}, {"poem_length", 40},
+                                     {"poem_temperature", 1.5}, {"poem_seed", 42}}) == "");
+  CHECK(state.poem.poem == -1);
+  CHECK(state.poem.text == poem);
+  CHECK(state.poem.layer == 1);
+  CHECK(state.poem.head == 3);
+  CHECK(state.poem.query == 7);
+  CHECK(state.poem.sample_length == 40);
+  CHECK(state.poem.sample_temperature == 1.5f);
+  CHECK(state.poem.sample_seed == 42);
+  const std::string query = url_query(state, start);
+  CAPTURE(query);
+  // The text percent-encoded: its line breaks as %0A, its characters as UTF-8 bytes.
+  CHECK(query.find("poem_text=%E5%BA%8A%E5%89%8D%E6%98%8E%E6%9C%88%E5%85%89%EF%BC%8C%0A%E7%96%91") != std::string::npos);
+  CHECK(query.find('\n') == std::string::npos);
+  AppState loaded;
+  CHECK(apply_url_query(loaded, query).empty());
+  CHECK(loaded.poem.text == poem);
+  CHECK(state_fields_json(loaded) == state_fields_json(state));
+  // Line breaks and spaces at either end are the reader's too.
+  CHECK(apply_url_query(loaded, "poem_text=%0A%20%E6%9C%88%0A%0A").empty());
+  CHECK(loaded.poem.text == "\n \xE6\x9C\x88\n\n");
+  REQUIRE(apply_state_fields(loaded, {{"poem_text", "\r\n月 \n"}}) == "");
+  CHECK(loaded.poem.text == "\r\n月 \n");
+  // A held-out poem past the 32: clamped and named; a temperature past the slider's 2 too.
+  AppState clamped;
+  auto notes = apply_url_query(clamped, "poem=32&poem_temperature=5&poem_length=0");
+  REQUIRE(notes.size() == 3);
+  CHECK(clamped.poem.poem == api::PoemLimits::kHeldOutPoems - 1);
+  CHECK(clamped.poem.sample_temperature == 2.0f);
+  CHECK(clamped.poem.sample_length == 1);
+  // Text that is not UTF-8, or longer than the session reads, is refused.
+  CHECK(apply_state_fields(clamped, {{"poem_text", std::string(api::PoemLimits::kMaxTextBytes + 1, 'a')}})
+            .rfind("poem_text: ", 0) == 0);
+  notes = apply_url_query(clamped, "poem_text=%E5%BA%FF");
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].rfind("poem_text: ", 0) == 0);
+  CHECK(clamped.poem.text.empty());
+}
+
 TEST_CASE("the URL leaves out what a fresh load already has") {
   AppState state;
   const StateJson start = state_fields_json(state);
@@ -333,8 +389,8 @@ TEST_CASE("string tables: every language has every English key, and tr() falls b
     const std::string code = language.code;
     CAPTURE(code);
     std::set<std::string> keys;
-    for (std::size_t i = 0; i < language.count; ++i) CHECK(keys.insert(language.entries[i].key).second);
-    for (std::size_t i = 0; i < english.count; ++i) CHECK(keys.count(english.entries[i].key) == 1);
+    for (const StringEntry& entry : all_strings(language)) CHECK(keys.insert(entry.key).second);
+    for (const StringEntry& entry : all_strings(english)) CHECK(keys.count(entry.key) == 1);
   }
   CHECK(set_language("en"));
   CHECK(!set_language("no-such-language"));

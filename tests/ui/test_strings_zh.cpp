@@ -34,9 +34,9 @@ std::vector<std::string> conversions(const char* format) {
 }
 
 const char* english_text(const char* key) {
-  const Language& english = english_strings();
-  for (std::size_t i = 0; i < english.count; ++i)
-    if (std::strcmp(english.entries[i].key, key) == 0) return english.entries[i].text;
+  static const std::vector<StringEntry> english = all_strings(english_strings());
+  for (const StringEntry& entry : english)
+    if (std::strcmp(entry.key, key) == 0) return entry.text;
   return nullptr;
 }
 
@@ -75,15 +75,15 @@ TEST_CASE("conversions() reads printf formats") {
 TEST_CASE("string tables: every text keeps the English printf conversions in order") {
   for (const Language& language : languages()) {
     const std::string code = language.code;
-    for (std::size_t i = 0; i < language.count; ++i) {
-      const std::string key = language.entries[i].key;
+    for (const StringEntry& entry : all_strings(language)) {
+      const std::string key = entry.key;
       CAPTURE(code);
       CAPTURE(key);
       const char* english = english_text(key.c_str());
       REQUIRE(english != nullptr);
       // Keys without ".fmt" are never formats: they must have no "%" either (or
       // only the ones English has), since a stray one would be read if they were.
-      CHECK(conversions(language.entries[i].text) == conversions(english));
+      CHECK(conversions(entry.text) == conversions(english));
       if (key.find(".fmt") != std::string::npos) CHECK(!conversions(english).empty());
     }
   }
@@ -96,9 +96,10 @@ TEST_CASE("the Chinese table: every English key, valid UTF-8, glyphs of the CJK 
   REQUIRE(chinese != nullptr);
   CHECK(std::string(chinese->name) == "中文");
   CHECK(chinese->count == english_strings().count);
-  for (std::size_t i = 0; i < chinese->count; ++i) {
-    const std::string key = chinese->entries[i].key;
-    const std::string text = chinese->entries[i].text;
+  CHECK(chinese->view_count == english_strings().view_count);
+  for (const StringEntry& entry : all_strings(*chinese)) {
+    const std::string key = entry.key;
+    const std::string text = entry.text;
     CAPTURE(key);
     std::vector<char32_t> points;
     REQUIRE(code_points(text, &points));

@@ -525,7 +525,41 @@ async function a11y(c, page, { url }) {
   c.check(!diff, 'the accessible copy\'s statistics table is compute()\'s min, max, mean and entropy', `${diff} ${JSON.stringify(table?.rows)}`);
 }
 
-const SECTIONS = { load, views, typing, 'quick taps': quickTaps, clipboard, zoom, url: urlState, embed, csp,
+// ---- the learned-heads view (the poem model, its own module, loaded when opened) -------
+async function poemState(lab) {
+  return (await lab.state()).poem;
+}
+
+async function poemView(c, page, { url }) {
+  const lab = await open(page, url, '?view=poem');
+  const loaded = await until(async () => (await poemState(lab)).load, 'ready', 60_000);
+  if (!c.check(loaded === 'ready', 'the learned-heads view loads the poem model', JSON.stringify(await poemState(lab)))) return;
+  await lab.frames(4);
+  await checkPixels(c, lab, 'learned heads, held-out poem 0');
+  // Typed into the view's own text box with the keyboard.
+  await lab.click('poem_text');
+  await press(lab, 'a', 'Control');
+  await page.keyboard.type('床前明月光', { delay: 15 });
+  const tokens = await until(async () => (await poemState(lab)).tokens, ['<poem>', ...chars('床前明月光')]);
+  c.check(same(tokens, ['<poem>', ...chars('床前明月光')]), 'typed Chinese is read by the poem model', JSON.stringify(tokens));
+  await checkPixels(c, lab, 'learned heads, typed line');
+  // 续写 twice from the same prompt and seed: the same characters.
+  const continued = [];
+  for (let i = 0; i < 2; ++i) {
+    await lab.click('poem_text');
+    await press(lab, 'a', 'Control');
+    await page.keyboard.type('春眠', { delay: 15 });
+    await until(async () => (await poemState(lab)).text, '春眠');
+    await lab.click('poem_continue');
+    await until(async () => (await poemState(lab)).sampling, false, 30_000);
+    await lab.frames(3);
+    continued.push((await poemState(lab)).text);
+  }
+  c.check(continued[0] === continued[1] && continued[0].startsWith('春眠') && continued[0].length > 2,
+          '续写 from the same prompt and seed gives the same continuation', JSON.stringify(continued));
+}
+
+const SECTIONS = { load, views, typing, poem: poemView, 'quick taps': quickTaps, clipboard, zoom, url: urlState, embed, csp,
                    context: contextLoss, a11y };
 
 // ---- the run --------------------------------------------------------------------------

@@ -68,9 +68,10 @@ PoemTrainer::PoemTrainer(const PoemTrainConfig& config, Vocab vocab, std::vector
   grads_.assign(model_.params.size(), 0.0f);
 }
 
-PoemStepStats PoemTrainer::step() {
+void PoemTrainer::draw_batch() {
   const int B = config_.batch, T = model_.config.context;
-  std::vector<int> inputs(sz(B) * sz(T)), targets(inputs.size());
+  inputs_.assign(sz(B) * sz(T), 0);
+  targets_.assign(inputs_.size(), 0);
   for (int b = 0; b < B; ++b) {
     const bool modern_phase = double(step_) < double(config_.modern_until) * config_.steps;
     const bool modern = !modern_tokens_.empty() && modern_phase && rng_.uniform() < config_.modern_share;
@@ -79,29 +80,63 @@ PoemStepStats PoemTrainer::step() {
     if (!modern && !line_starts_.empty() && rng_.uniform() < config_.line_start_share)
       s = line_starts_[rng_.next_u32() % line_starts_.size()];
     for (int t = 0; t < T; ++t) {
-      inputs[sz(b) * sz(T) + sz(t)] = tokens[s + sz(t)];
-      targets[sz(b) * sz(T) + sz(t)] = tokens[s + sz(t) + 1];
+      inputs_[sz(b) * sz(T) + sz(t)] = tokens[s + sz(t)];
+      targets_[sz(b) * sz(T) + sz(t)] = tokens[s + sz(t) + 1];
     }
   }
+}
+
+float PoemTrainer::learning_rate() const {
   // Linear warm-up, then a cosine from the peak down to a tenth of it.
   const double peak = config_.learning_rate;
-  double lr = peak;
-  if (step_ < config_.warmup) {
-    lr = peak * (step_ + 1) / config_.warmup;
-  } else {
-    const double done = config_.steps > config_.warmup
-                            ? double(step_ - config_.warmup) / double(config_.steps - config_.warmup) : 1.0;
-    lr = peak * (0.1 + 0.9 * 0.5 * (1.0 + std::cos(kPi * std::min(done, 1.0))));
-  }
+  if (step_ < config_.warmup) return static_cast<float>(peak * (step_ + 1) / config_.warmup);
+  const double done = config_.steps > config_.warmup
+                          ? double(step_ - config_.warmup) / double(config_.steps - config_.warmup) : 1.0;
+  return static_cast<float>(peak * (0.1 + 0.9 * 0.5 * (1.0 + std::cos(kPi * std::min(done, 1.0)))));
+}
+
+PoemStepStats PoemTrainer::step() {
+  const int B = config_.batch, T = model_.config.context;
+  draw_batch();
+  const float lr = learning_rate();
   ws_.dropout = config_.dropout;
   ws_.dropout_seed = (config_.seed << 32) ^ uint64_t(step_);
-  const float loss = gpt_forward(ws_, model_.config, model_.params.data(), inputs.data(), targets.data(), B, T,
+  const float loss = gpt_forward(ws_, model_.config, model_.params.data(), inputs_.data(), targets_.data(), B, T,
                                  Path::Fast);
   std::fill(grads_.begin(), grads_.end(), 0.0f);
   gpt_backward(ws_, model_.config, model_.params.data(), grads_.data(), Path::Fast);
-  adam_.step(model_.params, grads_, tensors_, static_cast<float>(lr));
+  adam_.step(model_.params, grads_, tensors_, lr);
   ++step_;
-  return {step_, loss, static_cast<float>(lr)};
+  return {step_, loss, lr};
+}
+
+PoemStepStats PoemTrainer::step_part(int sequences) {
+  const int B = config_.batch, T = model_.config.context;
+  if (part_done_ == 0) {
+    draw_batch();
+    std::fill(grads_.begin(), grads_.end(), 0.0f);
+    part_loss_ = 0;
+  }
+  const int n = std::clamp(sequences, 1, B - part_done_);
+  ws_.dropout = config_.dropout;
+  // Each part draws its own masks (one seed for all would repeat the first part's).
+  ws_.dropout_seed = ((config_.seed << 32) ^ uint64_t(step_)) + (uint64_t(part_done_) << 48);
+  const std::size_t at = sz(part_done_) * sz(T);
+  const float loss = gpt_forward(ws_, model_.config, model_.params.data(), inputs_.data() + at, targets_.data() + at,
+                                 n, T, Path::Fast);
+  part_grads_.assign(grads_.size(), 0.0f);
+  gpt_backward(ws_, model_.config, model_.params.data(), part_grads_.data(), Path::Fast);
+  // The batch's mean loss is the parts' means weighted by their sequences.
+  const float weight = float(n) / float(B);
+  for (std::size_t i = 0; i < grads_.size(); ++i) grads_[i] += weight * part_grads_[i];
+  part_loss_ += double(loss) * n;
+  part_done_ += n;
+  if (part_done_ < B) return {};
+  const float lr = learning_rate();
+  adam_.step(model_.params, grads_, tensors_, lr);
+  part_done_ = 0;
+  ++step_;
+  return {step_, float(part_loss_ / B), lr};
 }
 
 PoemReading read_tokens(const PoemModel& model, const std::vector<int>& tokens, Path path) {

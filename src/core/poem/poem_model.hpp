@@ -73,7 +73,16 @@ class PoemTrainer {
   PoemTrainer(const PoemTrainConfig& config, Vocab vocab, std::vector<int> poem_tokens,
               std::vector<int> modern_tokens = {});
   PoemStepStats step();
+  // The same step in parts, for a caller that must not be held up (the
+  // learned-heads view trains in the page, a slice a frame): the next
+  // `sequences` of the step's batch forward and backward, and after the
+  // batch's last, the AdamW update. The same batches, gradient and update as
+  // step() (up to the order of float sums); dropout draws its masks per part.
+  // Returns the step's stats once it is complete, else {} (step 0).
+  PoemStepStats step_part(int sequences);
   int steps_done() const { return step_; }
+  int sequences_done() const { return part_done_; }  // of the step in parts under way
+  const PoemTrainConfig& config() const { return config_; }
   const PoemModel& model() const { return model_; }
 
  private:
@@ -87,6 +96,12 @@ class PoemTrainer {
   GptWorkspace<float> ws_;
   Rng rng_;
   int step_ = 0;
+  std::vector<int> inputs_, targets_;  // this step's batch (B x T each)
+  std::vector<float> part_grads_;
+  int part_done_ = 0;                  // sequences of the batch done by step_part
+  double part_loss_ = 0;               // their losses, summed by sequence
+  void draw_batch();
+  float learning_rate() const;
 };
 
 // The model read on one sequence of ids (at most config.context): every

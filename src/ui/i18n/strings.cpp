@@ -4,21 +4,65 @@
 
 #include <cctype>
 #include <cstring>
+#include <deque>
+#include <map>
 
 namespace attn::ui {
 namespace {
 
 const Language* g_current = nullptr;  // null: English
 
+// View strings added at run time, per language code: key -> text (the deque
+// keeps the texts where they are, so tr()'s pointers stay valid).
+struct AddedStrings {
+  std::map<std::string, const char*, std::less<>> texts;
+  std::deque<std::string> storage;
+};
+std::map<std::string, AddedStrings, std::less<>>& added() {
+  static std::map<std::string, AddedStrings, std::less<>> tables;
+  return tables;
+}
+
 const char* find(const Language& language, const char* key) {
   for (std::size_t i = 0; i < language.count; ++i)
     if (std::strcmp(language.entries[i].key, key) == 0) return language.entries[i].text;
-  return nullptr;
+  for (std::size_t i = 0; i < language.view_count; ++i)
+    if (std::strcmp(language.view_entries[i].key, key) == 0) return language.view_entries[i].text;
+  const auto table = added().find(language.code);
+  if (table == added().end()) return nullptr;
+  const auto text = table->second.texts.find(key);
+  return text == table->second.texts.end() ? nullptr : text->second;
 }
 
 }  // namespace
 
 const Language& english_strings() { return languages().front(); }
+
+bool add_view_strings(const std::string& code, const std::vector<StringEntry>& entries) {
+  bool known = false;
+  for (const Language& language : languages()) known = known || code == language.code;
+  if (!known) return false;
+  AddedStrings& table = added()[code];
+  for (const StringEntry& entry : entries) {
+    table.storage.emplace_back(entry.text);
+    table.texts[entry.key] = table.storage.back().c_str();
+  }
+  return true;
+}
+
+std::vector<StringEntry> all_strings(const Language& language) {
+  std::vector<StringEntry> out(language.entries, language.entries + language.count);
+  for (const StringEntry& entry : view_strings(language)) out.push_back(entry);
+  return out;
+}
+
+std::vector<StringEntry> view_strings(const Language& language) {
+  std::vector<StringEntry> out(language.view_entries, language.view_entries + language.view_count);
+  const auto table = added().find(language.code);
+  if (table != added().end())
+    for (const auto& [key, text] : table->second.texts) out.push_back({key.c_str(), text});
+  return out;
+}
 
 bool set_language(const std::string& code) {
   for (const Language& language : languages())

@@ -26,7 +26,29 @@ struct Language {
   const char* name;  // in the language itself, for a language switch
   const StringEntry* entries;
   std::size_t count;
+  // The strings of a view whose code the browser loads on demand (the
+  // learned-heads view): compiled in natively; in the browser they come with
+  // that view's module (add_view_strings), so the first download does not
+  // carry them. tr() looks in both.
+  const StringEntry* view_entries = nullptr;
+  std::size_t view_count = 0;
 };
+
+// A language file's view strings (ATTN_LAZY_VIEW_STRINGS: the browser's main
+// module, which gets them at run time).
+#ifdef ATTN_LAZY_VIEW_STRINGS
+#define ATTN_VIEW_STRINGS(table) nullptr, 0
+#else
+#define ATTN_VIEW_STRINGS(table) table, sizeof table / sizeof table[0]
+#endif
+
+// Adds view strings to the language with this code (copied; a key already
+// there is replaced). False if the code is not registered.
+bool add_view_strings(const std::string& code, const std::vector<StringEntry>& entries);
+// Every view string of a language: its own table's and those added.
+std::vector<StringEntry> view_strings(const Language& language);
+// Every string of a language: its table, then its view strings.
+std::vector<StringEntry> all_strings(const Language& language);
 
 // The registered languages, English first.
 const std::vector<Language>& languages();

@@ -23,7 +23,7 @@ nlohmann::json poem_state_json(const PoemLab& lab);  // reports.cpp
 // A character in words where it has no glyph of its own: <poem> (the
 // start), a line break, a space; any other as it is.
 std::string poem_char_text(const std::string& ch);
-// A token as a heatmap's label: <poem> as "^", a line break as "/".
+// A token as a heatmap's label: <poem> as "*", a line break as "/".
 std::string poem_token_label(const std::string& token);
 // One head's pattern as a sentence with its numbers, in the interface's
 // language: "Layer 1, head 3: line boundary: 61 % of the weight on

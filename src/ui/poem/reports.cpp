@@ -28,10 +28,9 @@ nlohmann::json poem_state_json(const PoemLab& lab) {
               {"read_error", lab.read_error}, {"sampling", lab.sampling}, {"sample_error", lab.sample_error}};
   if (lab.summary) {
     json heads = json::array();
-    for (const api::PoemHead& h : lab.summary->heads_found)
-      heads.push_back({{"layer", h.layer}, {"head", h.head}, {"pattern", h.pattern}, {"sentence", poem_head_sentence(h)},
-                       {"punctuation_weight", h.punctuation_weight}, {"punctuation_share", h.punctuation_share},
-                       {"entropy", h.entropy}, {"by_offset", h.by_offset}});
+    // (The numbers behind each sentence: compute() and the CLI's poem eval.)
+    for (const api::PoemHead& h : *poem_heads_shown(lab))
+      heads.push_back({{"layer", h.layer}, {"head", h.head}, {"pattern", h.pattern}, {"sentence", poem_head_sentence(h)}});
     out["heads"] = std::move(heads);
     out["held_out"] = lab.summary->held_out.size();
   }

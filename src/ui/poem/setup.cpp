@@ -83,6 +83,35 @@ void continue_controls(AppState& state) {
   if (!lab.sample_error.empty()) ImGui::TextWrapped("%s", lab.sample_error.c_str());
 }
 
+// Watch it learn: a fresh model trained here, a slice each frame.
+void training_controls(AppState& state) {
+  PoemLab& lab = state.poem;
+  ImGui::Separator();
+  ImGui::TextUnformatted(tr("poem.train.title"));
+  ImGui::SameLine();
+  help_marker(tr("poem.train.help"));
+  const auto button = [&](const char* label_key, const char* id, PoemTrainAction action) {
+    if (ImGui::Button((std::string(tr(label_key)) + "##" + id).c_str())) poem_train(state, action);
+    record_control(state, id);
+  };
+  if (lab.training_running) button("poem.train.pause", "poem_train_pause", PoemTrainAction::Pause);
+  else button("poem.train.start", "poem_train_start", PoemTrainAction::Start);
+  ImGui::SameLine();
+  button("poem.train.step", "poem_train_step", PoemTrainAction::Step);
+  ImGui::SameLine();
+  button("poem.train.reset", "poem_train_reset", PoemTrainAction::Reset);
+  if (lab.corpus == PoemLoad::Loading || lab.corpus == PoemLoad::Requested) ImGui::TextWrapped("%s", tr("poem.train.corpus"));
+  if (!lab.corpus_error.empty()) ImGui::TextWrapped("%s", lab.corpus_error.c_str());
+  if (lab.training) {
+    const api::PoemTraining& t = *lab.training;
+    ImGui::TextWrapped(tr("poem.train.progress.fmt"), t.steps, t.target, t.sequences, t.batch);
+    if (t.held_out > 0) ImGui::TextWrapped(tr("poem.train.evaluating.fmt"), t.evaluated, t.held_out);
+    bool yours = lab.show_trained;
+    if (ImGui::Checkbox(tr("poem.train.show"), &yours)) lab.show_trained = yours;
+    record_control(state, "poem_train_show");
+  }
+}
+
 void model_facts(const PoemLab& lab) {
   if (!lab.summary) return;
   const api::PoemSummary& s = *lab.summary;
@@ -102,6 +131,7 @@ void poem_setup_panel(AppState& state) {
   text_box(state);
   held_out_picker(state);
   continue_controls(state);
+  training_controls(state);
   model_facts(lab);
 }
 

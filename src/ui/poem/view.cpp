@@ -80,7 +80,8 @@ void load_status(AppState& state) {
 void reading_header(AppState& state) {
   const PoemLab& lab = state.poem;
   const api::PoemReadingData& r = *lab.reading;
-  if (lab.poem >= 0) ImGui::TextWrapped(tr("poem.source.held_out.fmt"), lab.poem + 1);
+  if (lab.show_trained && lab.training) ImGui::TextWrapped(tr("poem.source.trained.fmt"), lab.trained_poem + 1, lab.training->steps);
+  else if (lab.poem >= 0) ImGui::TextWrapped(tr("poem.source.held_out.fmt"), lab.poem + 1);
   else ImGui::TextWrapped("%s", tr("poem.source.own"));
   if (r.cut > 0) {
     ImGui::TextWrapped(tr("poem.window.fmt"), r.size(), r.size() + r.cut);
@@ -207,16 +208,17 @@ void loss_strip(AppState& state, const std::vector<std::string>& labels) {
     const ImVec2 p = ImGui::GetCursorScreenPos();
     if (ImGui::InvisibleButton("##c", ImVec2(side, side))) lab.query = t;
     // Position t's character was predicted at t - 1 (<poem> never is).
-    ImU32 fill = ImGui::GetColorU32(ImGuiCol_FrameBg);
+    ImU32 fill = ImGui::GetColorU32(ImGuiCol_FrameBg), ink = ImGui::GetColorU32(ImGuiCol_Text);
     if (t > 0) {
       const gfx::Rgba8 c = gfx::colormap_color(gfx::Colormap::YlOrRd, r.losses[std::size_t(t - 1)] / hi);
       fill = IM_COL32(c.r, c.g, c.b, 255);
+      // Dark ink on the pale end of the colours, white on the dark reds.
+      ink = 0.299 * c.r + 0.587 * c.g + 0.114 * c.b > 140 ? IM_COL32(20, 20, 20, 255) : IM_COL32(255, 255, 255, 255);
     }
     draw->AddRectFilled(p, ImVec2(p.x + side, p.y + side), fill);
     if (t == poem_query(lab)) draw->AddRect(p, ImVec2(p.x + side, p.y + side), ImGui::GetColorU32(ImGuiCol_Text), 0, 0, 2);
     const ImVec2 size = ImGui::CalcTextSize(labels[std::size_t(t)].c_str());
-    draw->AddText(ImVec2(p.x + (side - size.x) / 2, p.y + (side - size.y) / 2), IM_COL32(20, 20, 20, 255),
-                  labels[std::size_t(t)].c_str());
+    draw->AddText(ImVec2(p.x + (side - size.x) / 2, p.y + (side - size.y) / 2), ink, labels[std::size_t(t)].c_str());
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::Text("%d %s", t, token_text(r, t).c_str());
@@ -231,6 +233,35 @@ void loss_strip(AppState& state, const std::vector<std::string>& labels) {
   record_region(state, "poem_loss", start, ImVec2(right, ImGui::GetItemRectMax().y));
 }
 
+// The model being trained: its loss curves (each step's batch, and the
+// held-out poems every kPoemEvalEvery steps) and, once it stops, how it
+// compares with the shipped model.
+void training_panel(AppState& state) {
+  const PoemLab& lab = state.poem;
+  if (!lab.training) return;
+  const api::PoemTraining& t = *lab.training;
+  const float font = ImGui::GetFontSize();
+  ImGui::BeginChild("##poem_training", ImVec2(0, font * 16), true);
+  ImGui::TextWrapped(tr("poem.train.progress.fmt"), t.steps, t.target, t.sequences, t.batch);
+  if (t.finished) {
+    const float loss = t.eval_loss.empty() ? 0.0f : t.eval_loss.back();
+    ImGui::TextWrapped(tr("poem.train.compare.fmt"), double(loss), double(t.shipped_loss));
+  }
+  if (plot::BeginPlot("##poem_curves", ImVec2(0, 0))) {
+    plot::SetupAxes(tr("scaling.axis.step"), tr("poem.train.loss"));
+    plot::SetupAxisLimits(plot::Axis_X, 0.0, double(std::max(t.target, 1)));
+    plot::PlotLine(tr("poem.train.legend.train"), t.train_steps.data(), t.train_loss.data(), int(t.train_steps.size()));
+    plot::PlotLine(tr("poem.train.legend.held_out"), t.eval_steps.data(), t.eval_loss.data(), int(t.eval_steps.size()));
+    if (lab.summary) {
+      const float xs[2] = {0.0f, float(t.target)}, ys[2] = {lab.summary->held_out_loss, lab.summary->held_out_loss};
+      plot::PlotLine(tr("poem.train.legend.shipped"), xs, ys, 2);
+    }
+    plot::EndPlot();
+  }
+  record_region(state, "poem_curves");
+  ImGui::EndChild();
+}
+
 }  // namespace
 
 std::string poem_char_text(const std::string& ch) {
@@ -241,7 +272,7 @@ std::string poem_char_text(const std::string& ch) {
 }
 
 std::string poem_token_label(const std::string& token) {
-  if (token == "<poem>") return "^";
+  if (token == "<poem>") return "*";  // (the key axis turns its labels: "^" would read as "<")
   if (token == "\n") return "/";
   return token;
 }
@@ -288,6 +319,7 @@ void poem_view(AppState& state) {
     return;
   }
   const api::PoemReadingData& r = *lab.reading;
+  training_panel(state);
   reading_header(state);
   std::vector<std::string> labels;
   std::vector<bool> known;
@@ -334,7 +366,8 @@ void describe_poem(const AppState& state, A11yView& out) {
   }
   const api::PoemReadingData& r = *lab.reading;
   std::string summary = lab.poem >= 0 ? format_int(tr("poem.source.held_out.fmt"), lab.poem + 1) : tr("poem.source.own");
-  for (const api::PoemHead& h : lab.summary->heads_found) summary += " " + poem_head_sentence(h) + ".";
+  if (const std::vector<api::PoemHead>* heads = poem_heads_shown(lab))
+    for (const api::PoemHead& h : *heads) summary += " " + poem_head_sentence(h) + ".";
   out.summary = summary;
   // The selected head's heatmap, and the ten likeliest next characters.
   out.only_heatmap = "poem_l" + std::to_string(lab.layer) + "h" + std::to_string(lab.head);

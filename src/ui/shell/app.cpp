@@ -159,6 +159,10 @@ void app_frame(AppState& state) {
   ImGui::GetIO().ConfigInputTextCursorBlink = !state.reduced_motion;
   state.framebuffer_w = framebuffer_w;
   state.framebuffer_h = framebuffer_h;
+  if (state.release_text_box) {
+    if (ImGui::GetIO().WantTextInput) ImGui::ClearActiveID();
+    state.release_text_box = false;
+  }
   continue_retraining(state);
   update_result(state);
   // The lab's statistics only while it is shown; its training whenever it runs.

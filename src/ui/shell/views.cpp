@@ -26,7 +26,11 @@ void language_button(AppState& state) {
   record_control(state, "language");
   if (!ImGui::BeginPopup("##languages")) return;
   for (const Language& language : languages()) {
-    if (ImGui::Selectable(language.name, &language == &current_language())) set_language(language.code);
+    if (ImGui::Selectable(language.name, &language == &current_language())) {
+      set_language(language.code);
+      // The tabs are named by their labels: the bars follow the open view and panel through the change.
+      state.select_view_frames = state.scaling.select_panel_frames = 2;
+    }
     record_control(state, std::string("language_") + language.code);
   }
   ImGui::EndPopup();

@@ -61,6 +61,7 @@ struct AppState {
   plot::HeatmapCells zoom_window;  // the window the head heatmaps showed last frame
   CellCursor cursor;           // the keyboard's cell in the selected head's heatmap (records.hpp, a11y.hpp)
   std::vector<bool> lines_head_visible;  // head lines view: which heads are drawn
+  bool release_text_box = false;  // set() changed a text: the box being typed in lets go (shell/app.cpp)
   bool debug = false;          // shows the debug tab (always on desktop, ?debug=1 on the web)
   gfx::Colormap average_colormap = gfx::Colormap::YlOrRd;  // the chapter's choice
   gfx::Colormap head_colormap = gfx::Colormap::Viridis;

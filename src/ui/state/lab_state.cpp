@@ -126,6 +126,19 @@ std::string learning_rate_range() {
   return number_text(lr.lo) + ".." + number_text(lr.hi);
 }
 
+// A whole number of the learned-heads view (PoemLab): one function for all of
+// them, not a template per field (the first download has a budget).
+UiField poem_int_field(const char* name, long long lo, long long hi, int PoemLab::*member, const char* doc) {
+  return {name, false, std::to_string(lo) + ".." + std::to_string(hi), doc,
+          [member](const AppState& s) { return StateJson(s.poem.*member); },
+          [=](const Json& value, bool clamp, std::string* note, Commit* commit) -> std::string {
+            long long v = 0;
+            if (std::string e = read_whole(value, name, lo, hi, clamp, note, &v); !e.empty()) return e;
+            *commit = [member, v](AppState& s) { s.poem.*member = int(v); };
+            return {};
+          }};
+}
+
 // A float in its control row's range (state/controls.hpp); out of range is clamped in a URL.
 // member: [](auto& s) -> auto& { return s.<the float>; }.
 template <typename Member>
@@ -174,10 +187,10 @@ const std::vector<UiField>& ui_fields() {
   using L = ExplorerLimits;
   using S = ScalingLimits;
   static const std::vector<UiField> fields = {
-      int_field("head", -1, L::kMaxHeads - 1, [](auto& s) -> auto& { return s.selected_head; }, "The selected head (-1 = the head average); past the config's heads, the average."),
-      int_field("query", 0, L::kMaxTokens - 1, [](auto& s) -> auto& { return s.selected_query; }, "The selected query token (row); past the last token, the last."),
+      int_field("head", -1, L::kMaxHeads - 1, [](auto& s) -> auto& { return s.selected_head; }, ATTN_DOC("The selected head (-1 = the head average); past the config's heads, the average.")),
+      int_field("query", 0, L::kMaxTokens - 1, [](auto& s) -> auto& { return s.selected_query; }, ATTN_DOC("The selected query token (row); past the last token, the last.")),
       {"zoom", false, "`zoom,row,col`: zoom 1..1024, the first row and column shown",
-       "The head heatmaps' zoom and the top-left cell they show.",
+       ATTN_DOC("The head heatmaps' zoom and the top-left cell they show."),
        [](const AppState& s) {
          return StateJson::array({float_json(s.zoom.zoom), float_json(s.zoom.row0), float_json(s.zoom.col0)});
        },
@@ -200,7 +213,7 @@ const std::vector<UiField>& ui_fields() {
          return {};
        }},
       choice_field("view", true, ids_of(views(), [](const ViewSpec& v) { return v.id; }),
-                   "The open view (tab).", [](const AppState& s) { return view_id(s.view); },
+                   ATTN_DOC("The open view (tab)."), [](const AppState& s) { return view_id(s.view); },
                    [](AppState& s, const Json& v) {
                      view_from_id(v.get<std::string>(), &s.view);
                      s.select_view_frames = 2;
@@ -209,33 +222,33 @@ const std::vector<UiField>& ui_fields() {
                    ids_of(std::vector<ScalingPanel>{ScalingPanel::Figure42, ScalingPanel::Saturation,
                                                     ScalingPanel::Training},
                           [](ScalingPanel p) { return scaling_panel_id(p); }),
-                   "The scaling lab's panel.", [](const AppState& s) { return scaling_panel_id(s.scaling.panel); },
+                   ATTN_DOC("The scaling lab's panel."), [](const AppState& s) { return scaling_panel_id(s.scaling.panel); },
                    [](AppState& s, const Json& v) {
                      scaling_panel_from_id(v.get<std::string>(), &s.scaling.panel);
                      s.scaling.select_panel_frames = 2;
                    }),
       choice_field("fig41_scale", false, [] { return std::vector<StateJson>{"panel", "shared"}; },
-                   "Figure 4.1's colour bars: panel (each panel its own min..max, as the book) or shared (one "
-                   "range for the average and every head).",
+                   ATTN_DOC("Figure 4.1's colour bars: panel (each panel its own min..max, as the book) or shared (one "
+                            "range for the average and every head)."),
                    [](const AppState& s) { return s.fig41_shared_scale ? "shared" : "panel"; },
                    [](AppState& s, const Json& v) { s.fig41_shared_scale = v == "shared"; }),
       choice_field("debug", false, [] { return std::vector<StateJson>{0, 1}; },
-                   "1 shows the debug view (matrix dump, timings).", [](const AppState& s) { return int(s.debug); },
+                   ATTN_DOC("1 shows the debug view (matrix dump, timings)."), [](const AppState& s) { return int(s.debug); },
                    [](AppState& s, const Json& v) { s.debug = v.get<int>() == 1; }),
-      int_field("dk", S::kMinDk, S::kMaxDk, [](auto& s) -> auto& { return s.scaling.d_k; }, "The scaling lab's d_k (Figure 4.2, saturation)."),
+      int_field("dk", S::kMinDk, S::kMaxDk, [](auto& s) -> auto& { return s.scaling.d_k; }, ATTN_DOC("The scaling lab's d_k (Figure 4.2, saturation).")),
       choice_field("samples", false, [] { return ints(scaling_sample_counts()); },
-                   "Figure 4.2's samples per d_k.", [](const AppState& s) { return s.scaling.samples; },
+                   ATTN_DOC("Figure 4.2's samples per d_k."), [](const AppState& s) { return s.scaling.samples; },
                    [](AppState& s, const Json& v) { s.scaling.samples = v.get<int>(); }),
-      int_field("keys", S::kMinKeys, S::kMaxKeys, [](auto& s) -> auto& { return s.scaling.n_keys; }, "Keys in the saturation panel's single attention row."),
+      int_field("keys", S::kMinKeys, S::kMaxKeys, [](auto& s) -> auto& { return s.scaling.n_keys; }, ATTN_DOC("Keys in the saturation panel's single attention row.")),
       choice_field("train_dk", false, [] { return ints(training_dims()); },
-                   "Width (d_k) of the two models the training panel trains.",
+                   ATTN_DOC("Width (d_k) of the two models the training panel trains."),
                    [](const AppState& s) { return s.scaling.train_d_k; },
                    [](AppState& s, const Json& v) {
                      if (s.scaling.train_d_k == v.get<int>()) return;
                      s.scaling.train_d_k = v.get<int>();
                      reset_training(s);
                    }),
-      {"train_lr", false, learning_rate_range(), "The training panel's Adam learning rate.",
+      {"train_lr", false, learning_rate_range(), ATTN_DOC("The training panel's Adam learning rate."),
        [](const AppState& s) { return float_json(s.scaling.learning_rate); },
        [](const Json& value, bool clamp, std::string* note, Commit* commit) -> std::string {
          // The training panel's slider range (state/controls.hpp).
@@ -256,7 +269,7 @@ const std::vector<UiField>& ui_fields() {
          };
          return {};
        }},
-      {"train_seed", false, "an integer >= 0", "Seeds the training panel's data and models.",
+      {"train_seed", false, "an integer >= 0", ATTN_DOC("Seeds the training panel's data and models."),
        [](const AppState& s) { return StateJson(s.scaling.train_seed); },
        [](const Json& value, bool, std::string*, Commit* commit) -> std::string {
          uint64_t seed = 0;
@@ -269,9 +282,9 @@ const std::vector<UiField>& ui_fields() {
          return {};
        }},
       // The learned-heads view (state/poem_lab.hpp).
-      int_field("poem", -1, api::PoemLimits::kHeldOutPoems - 1, [](auto& s) -> auto& { return s.poem.poem; },
-                "The learned-heads view's held-out poem (0-based), or -1 for the reader's own text (poem_text)."),
-      {"poem_text", true, "a string (UTF-8)", "The learned-heads view's own text, read when poem is -1.",
+      poem_int_field("poem", -1, api::PoemLimits::kHeldOutPoems - 1, &PoemLab::poem,
+                ATTN_DOC("The learned-heads view's held-out poem (0-based), or -1 for the reader's own text (poem_text).")),
+      {"poem_text", true, "a string (UTF-8)", ATTN_DOC("The learned-heads view's own text, read when poem is -1."),
        [](const AppState& s) { return StateJson(s.poem.text); },
        [](const Json& value, bool, std::string*, Commit* commit) -> std::string {
          if (!value.is_string()) return "poem_text: expected a string, got " + api::describe(value);
@@ -283,29 +296,33 @@ const std::vector<UiField>& ui_fields() {
          *commit = [text](AppState& s) { s.poem.text = text; };
          return {};
        }},
-      int_field("poem_layer", 0, poem::GptLimits::kMaxLayers - 1, [](auto& s) -> auto& { return s.poem.layer; },
-                "The selected layer; past the model's, its last."),
-      int_field("poem_head", 0, poem::GptLimits::kMaxHeads - 1, [](auto& s) -> auto& { return s.poem.head; },
-                "The selected head of that layer; past the model's, its last."),
-      int_field("poem_query", -1, poem::GptLimits::kMaxContext - 1, [](auto& s) -> auto& { return s.poem.query; },
-                "The selected position (-1 = the last), whose next characters are listed."),
-      int_field("poem_length", 1, api::PoemLimits::kMaxSampleLength, [](auto& s) -> auto& { return s.poem.sample_length; },
-                "续写: how many characters to continue by (it stops early where the model ends the poem)."),
+      poem_int_field("poem_layer", 0, poem::GptLimits::kMaxLayers - 1, &PoemLab::layer,
+                ATTN_DOC("The selected layer; past the model's, its last.")),
+      poem_int_field("poem_head", 0, poem::GptLimits::kMaxHeads - 1, &PoemLab::head,
+                ATTN_DOC("The selected head of that layer; past the model's, its last.")),
+      poem_int_field("poem_query", -1, poem::GptLimits::kMaxContext - 1, &PoemLab::query,
+                ATTN_DOC("The selected position (-1 = the last), whose next characters are listed.")),
+      poem_int_field("poem_length", 1, api::PoemLimits::kMaxSampleLength, &PoemLab::sample_length,
+                ATTN_DOC("续写: how many characters to continue by (it stops early where the model ends the poem).")),
       float_field("poem_temperature", "poem_temperature", [](auto& s) -> auto& { return s.poem.sample_temperature; },
-                  "续写's temperature T: the next character is drawn from softmax(logits / T), the explorer's T (0: "
-                  "always the likeliest)."),
-      int_field("poem_seed", 0, 2147483647, [](auto& s) -> auto& { return s.poem.sample_seed; },
-                "续写's seed: the same text, length, temperature and seed give the same characters."),
+                  ATTN_DOC("续写's temperature T: the next character is drawn from softmax(logits / T), the explorer's T (0: "
+                  "always the likeliest).")),
+      poem_int_field("poem_seed", 0, 2147483647, &PoemLab::sample_seed,
+                ATTN_DOC("续写's seed: the same text, length, temperature and seed give the same characters.")),
       choice_field("lang", true, ids_of(languages(), [](const Language& l) { return l.code; }),
-                   "The interface language (default: the browser's).",
+                   ATTN_DOC("The interface language (default: the browser's)."),
                    [](const AppState&) { return current_language().code; },
-                   [](AppState&, const Json& v) { set_language(v.get<std::string>()); }),
+                   [](AppState& s, const Json& v) {
+                     set_language(v.get<std::string>());
+                     // The tabs are named by their labels: the bars keep the open view and panel.
+                     s.select_view_frames = s.scaling.select_panel_frames = 2;
+                   }),
       enum_field("theme", &AppState::theme, {{Theme::Light, "light"}, {Theme::Dark, "dark"}},
-                 "Light or dark colours (default: the browser's prefers-color-scheme)."),
+                 ATTN_DOC("Light or dark colours (default: the browser's prefers-color-scheme).")),
       enum_field("controls", &AppState::controls_mode,
                  {{ControlsMode::Full, "full"}, {ControlsMode::Compact, "compact"}, {ControlsMode::None, "none"}},
-                 "full: the set-up panel and the tabs; compact: the set-up panel behind a button; none: only the "
-                 "figure."),
+                 ATTN_DOC("full: the set-up panel and the tabs; compact: the set-up panel behind a button; none: only the "
+                 "figure.")),
   };
   return fields;
 }
@@ -423,6 +440,9 @@ std::string apply_state_fields(AppState& state, const Json& fields) {
   // Every field is valid: now change the state.
   if (!config_fields.empty()) state.config = std::move(config);
   for (const Commit& commit : commits) commit(state);
+  // A text box the reader is typing in keeps its own copy of the text and
+  // would write it back: it lets go, and shows the new text.
+  if (fields.contains("text") || fields.contains("poem_text")) state.release_text_box = true;
   return {};
 }
 
@@ -519,11 +539,16 @@ std::string state_field_names() {
 std::string url_query(const AppState& state, const StateJson& start) {
   std::string query;
   const StateJson now = state_fields_json(state);
-  for (const auto& item : now.items()) {
-    const auto known = start.find(item.key());
-    if (known != start.end() && *known == item.value()) continue;
-    query += (query.empty() ? "" : "&") + item.key() + "=" + percent_encode(url_value(item.key(), item.value()));
-  }
+  // In the tables' order: the config's fields, then the others.
+  const auto add = [&](const std::string& name) {
+    const auto value = now.find(name);
+    if (value == now.end()) return;
+    const auto known = start.find(name);
+    if (known != start.end() && *known == *value) return;
+    query += (query.empty() ? "" : "&") + name + "=" + percent_encode(url_value(name, *value));
+  };
+  for (const ExplorerField& field : explorer_fields()) add(field.name);
+  for (const UiField& field : ui_fields()) add(field.name);
   return query;
 }
 

@@ -2,9 +2,9 @@
 #include "ui/state/poem_lab.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 
-#include <nlohmann/json.hpp>
 
 #include "ui/state/app_state.hpp"
 
@@ -13,7 +13,7 @@ namespace {
 
 // One request to the session; "" and the answer's reader positioned after
 // its error, or the error.
-std::string ask(PoemLab& lab, const api::WireWriter& request, std::vector<uint8_t>& answer) {
+std::string ask(const PoemLab& lab, const api::WireWriter& request, std::vector<uint8_t>& answer) {
   if (!lab.call) return "the poem model is not loaded";
   answer = lab.call(request.bytes);
   api::WireReader error(answer.data(), answer.size());
@@ -29,11 +29,17 @@ api::WireReader after_error(const std::vector<uint8_t>& answer) {
   return in;
 }
 
+double now_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 void read_text(AppState& state, const std::string& text) {
   PoemLab& lab = state.poem;
   lab.read_text = text;
+  lab.read_trained = lab.show_trained && lab.training;
   api::WireWriter request;
-  request.u32(uint32_t(api::PoemOp::Read));
+  // The model being trained, on its fixed poem; or the shipped one.
+  request.u32(uint32_t(lab.show_trained && lab.training ? api::PoemOp::TrainRead : api::PoemOp::Read));
   request.str(text);
   std::vector<uint8_t> answer;
   lab.read_error = ask(lab, request, answer);
@@ -82,7 +88,90 @@ void sample_step(AppState& state) {
   mark_state_changed(state);
 }
 
+// The trainer's answer: its progress, or an error that stops it.
+void take_training(AppState& state, const std::vector<uint8_t>& answer, const std::string& error) {
+  PoemLab& lab = state.poem;
+  if (!error.empty()) {
+    lab.corpus_error = error;
+    lab.training_running = false;
+    return;
+  }
+  api::WireReader in = after_error(answer);
+  api::PoemTraining t = api::read_training(in);
+  if (!in.ok()) return;
+  lab.training = std::move(t);
+}
+
+void reset_training(AppState& state) {
+  PoemLab& lab = state.poem;
+  lab.trained_poem = std::max(0, lab.poem);
+  api::WireWriter request;
+  request.u32(uint32_t(api::PoemOp::TrainReset));
+  request.u32(1);  // the shipped model's seed
+  request.u32(uint32_t(lab.trained_poem));
+  std::vector<uint8_t> answer;
+  const std::string error = ask(lab, request, answer);
+  take_training(state, answer, error);
+  lab.training_step_target = 0;
+  lab.reading.reset();  // read again, by the new model
+  lab.read_error.clear();
+}
+
+// A frame's share of training: units until about 7 ms have gone (at least
+// one: a unit is one sequence of a step's batch, or one held-out poem).
+void train_slice(AppState& state) {
+  PoemLab& lab = state.poem;
+  const double start = now_ms();
+  const int steps_before = lab.training ? lab.training->steps : 0;
+  do {
+    api::WireWriter request;
+    request.u32(uint32_t(api::PoemOp::TrainRun));
+    request.u32(1);
+    std::vector<uint8_t> answer;
+    const std::string error = ask(lab, request, answer);
+    take_training(state, answer, error);
+    if (!lab.training || lab.training->finished || !lab.training_running) break;
+    if (lab.training_step_target && lab.training->steps >= lab.training_step_target) break;
+  } while (now_ms() - start < 7.0);
+  const api::PoemTraining& t = *lab.training;
+  if (t.finished || (lab.training_step_target && t.steps >= lab.training_step_target)) {
+    lab.training_running = false;
+    lab.training_step_target = 0;
+  }
+  // The heatmaps follow the model being trained: read again after a step, at most 4 times a second.
+  if (lab.show_trained && t.steps != steps_before && (now_ms() - lab.trained_read_ms > 250 || !lab.training_running)) {
+    lab.reading.reset();  // read again below, by the model as it is now
+    lab.read_error.clear();
+    lab.trained_read_ms = now_ms();
+  }
+  mark_state_changed(state);
+}
+
 }  // namespace
+
+void poem_train(AppState& state, PoemTrainAction action) {
+  PoemLab& lab = state.poem;
+  mark_state_changed(state);
+  if (lab.load != PoemLoad::Ready) return;
+  switch (action) {
+    case PoemTrainAction::Start:
+    case PoemTrainAction::Step:
+      if (lab.corpus != PoemLoad::Ready) {
+        if (lab.corpus != PoemLoad::Loading) lab.corpus = PoemLoad::Requested;  // the platform fetches it
+      }
+      lab.training_running = true;
+      lab.show_trained = true;
+      if (action == PoemTrainAction::Step)
+        lab.training_step_target = (lab.training ? lab.training->steps : 0) + 1;
+      break;
+    case PoemTrainAction::Pause: lab.training_running = false; break;
+    case PoemTrainAction::Reset:
+      lab.training_running = false;
+      if (lab.corpus == PoemLoad::Ready) reset_training(state);
+      else lab.training.reset();
+      break;
+  }
+}
 
 bool poem_open(const AppState& state) { return open_view(state).source == ViewSource::Poem; }
 
@@ -99,11 +188,21 @@ void poem_update(AppState& state) {
   if (lab.load == PoemLoad::Idle) lab.load = PoemLoad::Requested;  // the platform loads it (once)
   if (lab.load != PoemLoad::Ready) return;
   if (lab.sampling) sample_step(state);
-  const std::string text = poem_text_in_use(lab);
-  if ((!lab.reading && lab.read_error.empty()) || text != lab.read_text) read_text(state, text);
+  if (lab.training_running && lab.corpus == PoemLoad::Ready) {
+    if (!lab.training) reset_training(state);
+    if (lab.training && !lab.training->finished) train_slice(state);
+    else lab.training_running = false;
+  }
+  if (lab.corpus == PoemLoad::Failed) lab.training_running = false;
+  if (lab.show_trained && !lab.training) lab.show_trained = false;
+  const std::string text = lab.show_trained ? lab.summary->held_out[std::size_t(lab.trained_poem)] : poem_text_in_use(lab);
+  if ((!lab.reading && lab.read_error.empty()) || text != lab.read_text || lab.read_trained != lab.show_trained)
+    read_text(state, text);
 }
 
-bool poem_busy(const PoemLab& lab) { return lab.load == PoemLoad::Requested || lab.sampling; }
+bool poem_busy(const PoemLab& lab) {
+  return lab.load == PoemLoad::Requested || lab.corpus == PoemLoad::Requested || lab.sampling || lab.training_running;
+}
 
 void poem_continue(AppState& state) {
   PoemLab& lab = state.poem;
@@ -120,84 +219,22 @@ void poem_continue(AppState& state) {
   mark_state_changed(state);
 }
 
-namespace {
-
-// A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180).
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-std::string number(float v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.9g", double(v));
-  return text;
-}
-
-}  // namespace
-
 bool poem_export_file(const PoemLab& lab, const std::string& what, api::ExportFile* out) {
   if (!lab.reading) return false;
-  const api::PoemReadingData& r = *lab.reading;
-  const std::size_t dot = what.rfind('.');
-  if (dot == std::string::npos) return false;
-  const std::string id = what.substr(0, dot), ext = what.substr(dot);
-  const bool csv = ext == ".csv";
-  if ((!csv && ext != ".json") || (id != "poem_weights" && id != "poem_next")) return false;
-  const int T = r.size();
-  std::string bytes;
-  if (id == "poem_weights" && csv) {
-    bytes = "layer,head,query,key,query_char,key_char,weight\n";
-    for (int l = 0; l < r.layers; ++l)
-      for (int h = 0; h < r.heads; ++h)
-        for (int q = 0; q < T; ++q)
-          for (int k = 0; k < T; ++k)
-            bytes += std::to_string(l) + "," + std::to_string(h) + "," + std::to_string(q) + "," + std::to_string(k) +
-                     "," + csv_field(r.tokens[std::size_t(q)]) + "," + csv_field(r.tokens[std::size_t(k)]) + "," +
-                     number(r.weights(l, h)[std::size_t(q * T + k)]) + "\n";
-  } else if (id == "poem_next" && csv) {
-    bytes = "position,char,loss,rank,next_char,p\n";
-    for (int t = 0; t < T; ++t)
-      for (int i = 0; i < api::kPoemTop; ++i) {
-        const std::size_t at = std::size_t(t) * api::kPoemTop + std::size_t(i);
-        bytes += std::to_string(t) + "," + csv_field(r.tokens[std::size_t(t)]) + "," +
-                 (t > 0 ? number(r.losses[std::size_t(t - 1)]) : std::string()) + "," + std::to_string(i + 1) + "," +
-                 csv_field(r.top_chars[at]) + "," + number(r.top_p[at]) + "\n";
-      }
-  } else {
-    // As compute({poem: {text}}) names things: tokens, layers[l].heads[h][q][k], loss.
-    nlohmann::json doc = {{"text", lab.read_text}, {"tokens", r.tokens}};
-    if (id == "poem_weights") {
-      nlohmann::json layers = nlohmann::json::array();
-      for (int l = 0; l < r.layers; ++l) {
-        nlohmann::json heads = nlohmann::json::array();
-        for (int h = 0; h < r.heads; ++h) {
-          nlohmann::json rows = nlohmann::json::array();
-          for (int q = 0; q < T; ++q)
-            rows.push_back(std::vector<float>(r.weights(l, h) + q * T, r.weights(l, h) + (q + 1) * T));
-          heads.push_back(std::move(rows));
-        }
-        layers.push_back({{"heads", std::move(heads)}});
-      }
-      doc["layers"] = std::move(layers);
-    } else {
-      nlohmann::json next = nlohmann::json::array();
-      for (int t = 0; t < T; ++t) {
-        nlohmann::json top = nlohmann::json::array();
-        for (int i = 0; i < api::kPoemTop; ++i) {
-          const std::size_t at = std::size_t(t) * api::kPoemTop + std::size_t(i);
-          top.push_back({{"char", r.top_chars[at]}, {"p", r.top_p[at]}});
-        }
-        next.push_back(std::move(top));
-      }
-      doc["next"] = std::move(next);
-      doc["loss"] = r.losses;
-    }
-    bytes = doc.dump() + "\n";
-  }
-  *out = {what, csv ? "text/csv" : "application/json", std::move(bytes)};
+  api::WireWriter request;
+  request.u32(uint32_t(api::PoemOp::Export));
+  request.str(what);
+  request.str(lab.read_text);
+  request.u32(lab.read_trained);
+  std::vector<uint8_t> answer;
+  if (!ask(lab, request, answer).empty()) return false;
+  api::WireReader in = after_error(answer);
+  api::ExportFile file;
+  file.name = in.str();
+  file.mime = in.str();
+  file.bytes = in.str();
+  if (!in.ok()) return false;
+  *out = std::move(file);
   return true;
 }
 
@@ -207,9 +244,15 @@ int poem_query(const PoemLab& lab) {
   return lab.query < 0 || lab.query >= T ? T - 1 : lab.query;
 }
 
+const std::vector<api::PoemHead>* poem_heads_shown(const PoemLab& lab) {
+  if (lab.show_trained && lab.training) return &lab.training->heads;
+  return lab.summary ? &lab.summary->heads_found : nullptr;
+}
+
 const api::PoemHead* poem_head_found(const PoemLab& lab, int layer, int head) {
-  if (!lab.summary) return nullptr;
-  for (const api::PoemHead& h : lab.summary->heads_found)
+  const std::vector<api::PoemHead>* heads = poem_heads_shown(lab);
+  if (!heads) return nullptr;
+  for (const api::PoemHead& h : *heads)
     if (h.layer == layer && h.head == head) return &h;
   return nullptr;
 }

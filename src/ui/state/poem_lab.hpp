@@ -53,6 +53,7 @@ struct PoemLab {
 
   // ---- what the model answered for the text in use -----------------------------
   std::string read_text;     // the text the reading (or read_error) belongs to
+  bool read_trained = false; // ... and whether the model being trained read it
   std::optional<api::PoemReadingData> reading;
   std::string read_error;    // e.g. the text is empty
   std::vector<Matrix> weights;  // reading's heads as matrices, [layer * heads + head]
@@ -62,7 +63,21 @@ struct PoemLab {
   bool sampling = false;
   std::string sample_prompt;  // the text it continues
   std::string sample_error;
+
+  // ---- a model trained from scratch in the page (Start / Pause / Step / Reset) ----
+  PoemLoad corpus = PoemLoad::Idle;  // the rest of the corpus (song100, chinese): asked for by Start
+  std::string corpus_error;
+  std::optional<api::PoemTraining> training;  // its progress, curves and heads (none before Start)
+  bool training_running = false;
+  int training_step_target = 0;  // Step: run until this step, then pause (0: none)
+  bool show_trained = false;     // the heatmaps show the model being trained, on its fixed poem
+  int trained_poem = 0;          // that poem (a held-out index), fixed at Start / Reset
+  double trained_read_ms = 0;    // when the trained model's reading was last refreshed (steady clock, ms)
 };
+
+// The training panel's buttons (the view's panel and the accessible copy).
+enum class PoemTrainAction { Start, Pause, Step, Reset };
+void poem_train(AppState& state, PoemTrainAction action);
 
 // The poem view is open (its statistics and requests run only then).
 bool poem_open(const AppState& state);
@@ -75,8 +90,8 @@ std::string poem_first_line(const std::string& poem);
 // Once a frame while the view is open: asks for the model, reads the text in
 // use when it changed, draws the next characters of a continuation.
 void poem_update(AppState& state);
-// Work of its own: the model asked for (the platform loads it between
-// frames), a continuation being drawn.
+// Work of its own: the model or the corpus asked for (the platform loads
+// them between frames), a continuation being drawn, training.
 bool poem_busy(const PoemLab& lab);
 
 // Starts a continuation of the text in use (the view's 续写 button).
@@ -91,7 +106,10 @@ inline const char* const kPoemExports[] = {"poem_weights", "poem_next"};
 
 // The selected position, clamped to the reading (the last when query is -1).
 int poem_query(const PoemLab& lab);
-// The head the selection names, from the summary (null before it is loaded).
+// The heads' patterns shown: the model being trained's (on its fixed poem,
+// or all held-out poems once finished) or the shipped model's.
+const std::vector<api::PoemHead>* poem_heads_shown(const PoemLab& lab);
+// The head the selection names, from those (null before it is loaded).
 const api::PoemHead* poem_head_found(const PoemLab& lab, int layer, int head);
 
 }  // namespace attn::ui

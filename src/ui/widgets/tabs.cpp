@@ -72,7 +72,9 @@ void tabs_combo(Controls& controls, const std::string& id, const std::vector<Tab
                 const char* combo_control) {
   const int current = std::clamp(*selected, 0, int(items.size()) - 1);
   ImGui::SetNextItemWidth(width);
-  if (ImGui::BeginCombo(id.c_str(), tr(items[std::size_t(current)].label_key))) {
+  // HeightLargest: every view listed (the regular height shows eight; a ninth
+  // would need the popup's scrollbar, which a reader may not see).
+  if (ImGui::BeginCombo(id.c_str(), tr(items[std::size_t(current)].label_key), ImGuiComboFlags_HeightLargest)) {
     for (int i = 0; i < int(items.size()); ++i) {
       const TabItem& item = items[std::size_t(i)];
       if (!item.shown) continue;

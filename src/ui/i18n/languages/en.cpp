@@ -384,6 +384,18 @@ constexpr StringEntry kEnglish[] = {
     {"scaling.map.help", "Each model's attention weights on one fixed example; the last row is the query position."},
     // ---- the learned-heads view (the poem model) --------------------------------------
     {"tab.poem", "Learned heads"},
+    {"poem.load.starting", "Loading the poem model..."},
+    {"poem.load.progress.fmt", "Loading the poem model: %.1f of %.1f MB"},
+    {"poem.load.ready", "The poem model is loaded."},
+    {"poem.load.failed", "The poem model could not be loaded:"},
+    {"poem.load.rest_works",
+     "Are you offline, or is the file broken? The other views keep working; try again when the connection is back."},
+    {"poem.load.retry", "Try again"},
+};
+
+// The learned-heads view's own strings: in the browser they come with its
+// module (strings.hpp: ATTN_VIEW_STRINGS), not in the first download.
+constexpr StringEntry kEnglishPoem[] = {
     {"export.poem_weights", "Every head's weights"},
     {"export.poem_next", "Next characters and losses"},
     {"poem.head.fmt", "Layer %d, head %d"},
@@ -392,13 +404,6 @@ constexpr StringEntry kEnglish[] = {
     {"poem.token.line_break", "line break"},
     {"poem.token.space", "space"},
     {"poem.token.unknown", "(not in the model's vocabulary: read as <unk>)"},
-    {"poem.load.starting", "Loading the poem model..."},
-    {"poem.load.progress.fmt", "Loading the poem model: %.1f of %.1f MB"},
-    {"poem.load.ready", "The poem model is loaded."},
-    {"poem.load.failed", "The poem model could not be loaded:"},
-    {"poem.load.rest_works",
-     "Are you offline, or is the file broken? The other views keep working; try again when the connection is back."},
-    {"poem.load.retry", "Try again"},
     {"poem.source.held_out.fmt", "Held-out poem %d: never seen in training."},
     {"poem.source.own", "Your own text"},
     {"poem.window.fmt", "The model reads at most %d characters: it reads the last ones of %d."},
@@ -453,12 +458,32 @@ constexpr StringEntry kEnglish[] = {
     {"poem.model.fmt",
      "The model: %d layers, %d heads, d_model %d, context %d, vocabulary %d characters, %.0fk parameters; trained "
      "by this project on Debian's fortunes-zh."},
+    {"poem.train.title", "Watch it learn"},
+    {"poem.train.help",
+     "Trains a fresh model from scratch here, with the same code, corpus and settings as the shipped one, a slice "
+     "each frame; the corpus (2.1 MB, about 0.6 MB gzipped) is fetched first. It stops at the shipped model's step "
+     "count and compares the two. The heatmaps show the new model on the held-out poem chosen when it started."},
+    {"poem.train.start", "Start"},
+    {"poem.train.pause", "Pause"},
+    {"poem.train.step", "Step"},
+    {"poem.train.reset", "Reset"},
+    {"poem.train.corpus", "Fetching the corpus..."},
+    {"poem.train.progress.fmt", "Step %d of %d (%d of %d sequences of this step's batch)"},
+    {"poem.train.evaluating.fmt", "Scoring the held-out poems: %d of %d"},
+    {"poem.train.show", "Show the model being trained"},
+    {"poem.train.compare.fmt", "Held-out loss: your model %.3f, the shipped model %.3f nats per character."},
+    {"poem.train.loss", "loss (nats/char)"},
+    {"poem.train.legend.train", "training batch"},
+    {"poem.train.legend.held_out", "held-out poems"},
+    {"poem.train.legend.shipped", "shipped model, held-out"},
+    {"poem.source.trained.fmt", "Held-out poem %d, read by the model being trained (step %d)."},
 };
 
 }  // namespace
 
 const Language& strings_en() {
-  static const Language english{"en", "English", kEnglish, sizeof kEnglish / sizeof kEnglish[0]};
+  static const Language english{"en", "English", kEnglish, sizeof kEnglish / sizeof kEnglish[0],
+                                ATTN_VIEW_STRINGS(kEnglishPoem)};
   return english;
 }
 

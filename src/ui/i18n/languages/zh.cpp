@@ -362,6 +362,17 @@ constexpr StringEntry kChinese[] = {
     {"scaling.map.help", "每个模型在同一个固定样例上的注意力权重；最后一行是查询所在的位置。"},
     // ---- 学到的注意力（诗歌模型） --------------------------------------------------------
     {"tab.poem", "学到的注意力"},
+    {"poem.load.starting", "正在加载诗歌模型..."},
+    {"poem.load.progress.fmt", "正在加载诗歌模型：%.1f / %.1f MB"},
+    {"poem.load.ready", "诗歌模型已加载。"},
+    {"poem.load.failed", "诗歌模型加载失败："},
+    {"poem.load.rest_works", "是否离线，或者文件损坏？其他视图照常可用；联网后可以重试。"},
+    {"poem.load.retry", "重试"},
+};
+
+// The learned-heads view's own strings: in the browser they come with its
+// module (strings.hpp: ATTN_VIEW_STRINGS), not in the first download.
+constexpr StringEntry kChinesePoem[] = {
     {"export.poem_weights", "每个头的权重"},
     {"export.poem_next", "下一个字和损失"},
     {"poem.head.fmt", "第 %d 层 第 %d 头"},
@@ -370,12 +381,6 @@ constexpr StringEntry kChinese[] = {
     {"poem.token.line_break", "换行"},
     {"poem.token.space", "空格"},
     {"poem.token.unknown", "（模型的字表里没有：按 <unk> 读）"},
-    {"poem.load.starting", "正在加载诗歌模型..."},
-    {"poem.load.progress.fmt", "正在加载诗歌模型：%.1f / %.1f MB"},
-    {"poem.load.ready", "诗歌模型已加载。"},
-    {"poem.load.failed", "诗歌模型加载失败："},
-    {"poem.load.rest_works", "是否离线，或者文件损坏？其他视图照常可用；联网后可以重试。"},
-    {"poem.load.retry", "重试"},
     {"poem.source.held_out.fmt", "留出的第 %d 首诗：训练时从未见过。"},
     {"poem.source.own", "你自己的文字"},
     {"poem.window.fmt", "模型最多读 %d 个字：它读的是 %d 个字中的最后这些。"},
@@ -422,12 +427,30 @@ constexpr StringEntry kChinese[] = {
     {"poem.sample.temperature.help",
      "就是探索器里的 T：下一个字从 softmax(logits / T) 中抽取。T 小，挑最可能的；T 大，什么都可能；0 总是最可能的那个。"},
     {"poem.model.fmt", "模型：%d 层，%d 个头，d_model %d，上下文 %d，字表 %d 个字，%.0fk 个参数；由本项目在 Debian 的 fortunes-zh 上训练。"},
+    {"poem.train.title", "看它学习"},
+    {"poem.train.help",
+     "在这里从零训练一个新模型：代码、语料和设置都与随附的模型相同，每帧训练一小段；先下载语料（2.1 MB，压缩后约 0.6 MB）。训练到随附模型的步数时停止，并比较两个模型。热力图显示新模型读开始时选定的那首留出诗。"},
+    {"poem.train.start", "开始"},
+    {"poem.train.pause", "暂停"},
+    {"poem.train.step", "单步"},
+    {"poem.train.reset", "重置"},
+    {"poem.train.corpus", "正在下载语料..."},
+    {"poem.train.progress.fmt", "第 %d / %d 步（本步批次的第 %d / %d 个序列）"},
+    {"poem.train.evaluating.fmt", "正在计算留出诗的损失：%d / %d"},
+    {"poem.train.show", "显示正在训练的模型"},
+    {"poem.train.compare.fmt", "留出诗上的损失：你的模型 %.3f，随附模型 %.3f（nats/字）。"},
+    {"poem.train.loss", "损失（nats/字）"},
+    {"poem.train.legend.train", "训练批次"},
+    {"poem.train.legend.held_out", "留出诗"},
+    {"poem.train.legend.shipped", "随附模型（留出诗）"},
+    {"poem.source.trained.fmt", "留出的第 %d 首诗，由正在训练的模型来读（第 %d 步）。"},
 };
 
 }  // namespace
 
 const Language& strings_zh() {
-  static const Language chinese{"zh", "中文", kChinese, sizeof kChinese / sizeof kChinese[0]};
+  static const Language chinese{"zh", "中文", kChinese, sizeof kChinese / sizeof kChinese[0],
+                                ATTN_VIEW_STRINGS(kChinesePoem)};
   return chinese;
 }
 

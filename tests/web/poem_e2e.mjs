@@ -1,0 +1,609 @@
+// The learned-heads view (?view=poem, 学到的注意力): the poem model the project
+// trains itself, read head by head, driven with REAL input (mouse down/up,
+// keyboard.type, insertText, Ctrl+V, an input-method composition).
+//
+//   node tests/web/poem_e2e.mjs <web build dir> <artefacts dir>
+//
+// The web build dir must hold poem_model.bin and corpus/tang300 beside the lab.
+// Checks (one browser context; the main page, then fresh pages for the URL
+// and for the failures):
+//  1. ?view=poem&lang=zh loads the model; the text is held-out poem 0; its 8
+//     heatmaps, scrolled into view with the wheel (layout() lists those wholly
+//     on screen), have compute(layout().config)'s weights as pixels.
+//  2. Chinese into the text box: keyboard.type, insertText, Ctrl+V of the
+//     clipboard, a composition (CDP): the reader's own text, its tokens, the
+//     heatmaps' pixels against compute({poem: {text}}).
+//  3. A character the model cannot know (outside its vocabulary, an emoji):
+//     state().poem.unknown names its position, as compute() does.
+//  4. A click on a heatmap cell (mouse down, an 80 ms hold, up) selects its
+//     layer, head and query; the top-10 next characters are compute()'s for
+//     the text up to that position.
+//  5. 续写 twice from the same prompt with the same seed: the same continuation,
+//     non-empty, at most poem_length characters.
+//  6. The URL after the UI changes carries poem_text / poem_layer / poem_head /
+//     poem_query; a fresh page at that URL shows the same state().poem.
+//  7. The accessible copy (accessibility tree): each head's sentence in the
+//     summary, the top-10 table as state().poem.next.
+//  8. poem_model.bin missing (404), then Retry with the file back; a truncated
+//     file: 'failed' with the error on the view and in the copy, the other
+//     views still work.
+//  9. Screenshots in zh/en, light/dark, at 390x844 and 1280x800
+//     (poem_<lang>_<theme>_<w>x<h>.png in the artefacts dir: look at them):
+//     not blank, heatmap pixels against compute().
+// Prints each part's wall time and the total (about 45 s on 2 idle cores).
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+import { PNG } from 'pngjs';
+
+import { Lab, READY_TIMEOUT_MS, checkPixels, press, runBrowserTest } from './lab.mjs';
+import { countDistinctColours } from './pixels.mjs';
+
+const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
+if (!webDir || !artefactsDir) {
+  console.error('usage: node poem_e2e.mjs <web build dir> <artefacts dir>');
+  process.exit(2);
+}
+const started = Date.now();
+const VIEWPORT = { width: 1280, height: 800 };
+const POEM_TIMEOUT_MS = 60_000;
+const chars = (text) => Array.from(text);
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const short = (v, n = 300) => { const t = JSON.stringify(v) ?? String(v); return t.length > n ? t.slice(0, n) + '...' : t; };
+
+// ---- the page ---------------------------------------------------------------------
+const poemState = (lab) => lab.state().then((s) => s.poem);
+
+// The page is up and the model has answered (or failed): its load state.
+async function openPoem(page, url, query) {
+  await page.goto(`${url}index.html${query}`);
+  await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
+  await waitLoad(page);
+  const lab = new Lab(page);
+  await lab.frames(4);
+  return lab;
+}
+async function waitLoad(page) {
+  await page.waitForFunction(() => ['ready', 'failed'].includes(window.attentionLab.state().poem?.load), null,
+                             { timeout: POEM_TIMEOUT_MS });
+}
+
+// Until state().poem satisfies `test` (a function of it, evaluated in the page) or the timeout.
+async function waitPoem(page, test, arg, timeout = 20_000) {
+  await page.waitForFunction(`(${test})(window.attentionLab.state().poem, ${JSON.stringify(arg ?? null)})`, null, { timeout });
+}
+
+// A click with a human hold (Lab.clickAt holds 60 ms).
+async function clickHeld(lab, p, holdMs = 80) {
+  await lab.page.mouse.move(p.x, p.y);
+  await lab.frames(2);
+  await lab.page.mouse.down();
+  await new Promise((ok) => setTimeout(ok, holdMs));
+  await lab.page.mouse.up();
+  await lab.frames(3);
+}
+
+// A wheel step: 500 scrolls the view by ~325 px at 1280x800, less than the
+// view's height minus a heatmap's, so each heatmap is wholly on screen at some step.
+const SCROLL_STEP = 500;
+// The wheel over the view area's left edge (beside the heatmaps, which could
+// take the wheel as a zoom): the view scrolls. Until the layout stops moving
+// (a big dy reaches the end); true when it moved.
+// Where the view's contents are: the heatmaps and the strip, table and plot around them.
+const placed = (layout) => JSON.stringify([layout.heatmaps.map((h) => [h.name, h.css_y]),
+  ['poem_loss', 'poem_next', 'poem_offsets'].map((name) => layout.controls?.[name]?.css_y ?? null)]);
+async function scrollView(lab, dy) {
+  const r = await lab.controlRect('view_area');
+  const before = placed(await lab.layout());
+  let now = before;
+  for (let i = 0, left = dy; i < 20 && left !== 0; ++i) {
+    const step = Math.sign(left) * Math.min(Math.abs(left), 3000);
+    left -= step;
+    await lab.page.mouse.move(r.x + 3, r.y + r.h / 2);
+    await lab.page.mouse.wheel(0, step);
+    await lab.frames(4);
+    const next = placed(await lab.layout());
+    if (next === now && Math.abs(dy) > 3000) break;  // at the end
+    now = next;
+  }
+  return now !== before;
+}
+
+// From the top of the view down: every heatmap that comes on screen checked
+// against compute(layout().config). Returns name -> layout entry.
+async function everyHeatmap(c, lab, what) {
+  await scrollView(lab, -100_000);
+  const seen = new Map();
+  for (let i = 0; i < 20 && seen.size < 8; ++i) {
+    const names = (await lab.layout()).heatmaps.map((h) => h.name);
+    if (names.some((n) => !seen.has(n))) {
+      const { layout } = await checkPixels(c, lab, `${what} [${names.join(' ')}]`);
+      for (const h of layout.heatmaps) seen.set(h.name, h);
+    }
+    if (seen.size < 8 && !await scrollView(lab, SCROLL_STEP)) break;
+  }
+  return seen;
+}
+
+// Scrolls the view until heatmap `name` is wholly on screen; its layout entry
+// or null. The foot first (the last layer's heads are there), then from the top.
+async function showHeatmap(lab, name) {
+  const find = async () => (await lab.layout()).heatmaps.find((h) => h.name === name);
+  await scrollView(lab, 100_000);
+  let hm = await find();
+  if (hm) return hm;
+  await scrollView(lab, -100_000);
+  for (let i = 0; i < 20 && !(hm = await find()); ++i)
+    if (!await scrollView(lab, SCROLL_STEP)) return null;
+  return hm ?? null;
+}
+
+// The mouse to an empty spot (the foot of the set-up panel): no tooltip, no hover.
+async function moveAway(lab) {
+  const r = await lab.controlRect('setup_panel');
+  await lab.page.mouse.move(r.x + r.w / 2, r.y + r.h - 6);
+  await lab.frames(3);
+}
+
+// Select everything in the text box (clicked into first when it is not being edited).
+async function selectAll(lab) {
+  const t = await lab.page.evaluate(() => window.attentionLabTextInput.inspect());
+  if (!t.active) await lab.click('poem_text');
+  await press(lab, 'a', 'Control');
+}
+
+// The view reads `text` as typed: the reader's own text, one token per
+// character after <poem>, the pixels of every head as compute() gives them.
+async function expectText(c, lab, text, what, { pixels = true } = {}) {
+  try {
+    await waitPoem(lab.page, (p, t) => p.text === t && p.tokens?.length === Array.from(t).length + 1, text, 5_000);
+  } catch { /* reported below */ }
+  const p = await poemState(lab);
+  const tokens = ['<poem>', ...chars(text)];
+  c.check(p.poem === -1 && p.text === text && same(p.tokens, tokens) && p.read_error === '',
+          `${what}: the view reads the reader's own text ${JSON.stringify(text)} as ${JSON.stringify(tokens)}`,
+          `poem ${p.poem}, text ${JSON.stringify(p.text)}, tokens ${short(p.tokens)}, read_error "${p.read_error}"`);
+  const r = await lab.compute({ poem: { text } });
+  c.check(!r.error && same(r.tokens, p.tokens) && same(r.unknown, p.unknown) && same(r.loss?.length, p.loss?.length),
+          `${what}: compute({poem: {text}}) has the same tokens, unknown positions and losses count`,
+          r.error ?? `compute ${short(r.tokens)} ${short(r.unknown)}, view ${short(p.tokens)} ${short(p.unknown)}`);
+  if (pixels) {
+    const { layout } = await checkPixels(c, lab, `${what}: heatmaps`);
+    c.check(same(layout.config, { poem: { text } }), `${what}: layout().config is {poem: {text}}`, short(layout.config));
+  }
+  return p;
+}
+
+// ---- 1. the first open -------------------------------------------------------------
+async function firstOpen(c, page, url) {
+  const t0 = Date.now();
+  const lab = await openPoem(page, url, '?view=poem&lang=zh');
+  const p = await poemState(lab);
+  c.check(p.load === 'ready' && p.error === '', `?view=poem&lang=zh loads the poem model (${Date.now() - t0} ms to ready)`,
+          `load ${p.load}, error "${p.error}"`);
+  if (p.load !== 'ready') return null;
+  c.check(p.poem === 0 && p.text.length > 0 && p.tokens?.[0] === '<poem>' && p.tokens.length === chars(p.text).length + 1 &&
+          p.held_out === 32,
+          'the view opens on held-out poem 0 (of 32), its text read as <poem> + one token per character',
+          `poem ${p.poem}, held_out ${p.held_out}, text ${JSON.stringify(p.text).slice(0, 60)}, ${p.tokens?.length} tokens`);
+  c.check(p.heads?.length === 8 && p.heads.every((h) => h.sentence && h.pattern),
+          'state().poem.heads has the 8 heads, each with its pattern and sentence', short(p.heads?.map((h) => h.sentence)));
+  // Every head's heatmap, scrolled into view with the wheel, against compute().
+  const seen = await everyHeatmap(c, lab, 'held-out poem 0');
+  const names = [...seen.keys()].sort();
+  c.check(same(names, ['poem_l0h0', 'poem_l0h1', 'poem_l0h2', 'poem_l0h3', 'poem_l1h0', 'poem_l1h1', 'poem_l1h2', 'poem_l1h3']) &&
+          [...seen.values()].every((h) => h.source === 'poem' && h.head === Number(h.name[6]) * 4 + Number(h.name[8]) &&
+                                          h.rows === p.tokens.length && h.cols === p.tokens.length),
+          `8 heatmaps (2 layers x 4 heads, source poem, ${p.tokens.length} x ${p.tokens.length}) were on screen and pixel-checked`,
+          short([...seen.values()].map((h) => [h.name, h.head, h.rows])));
+  await scrollView(lab, -100_000);
+  const layout = await lab.layout();
+  const result = await lab.compute(layout.config);
+  c.check(same(layout.config, { poem: { text: p.text } }) && same(result.tokens, p.tokens) &&
+          result.layers?.length === 2 && result.layers.every((l) => l.heads.length === 4),
+          'layout().config is {poem: {text}} of the poem shown; compute() reads it as the view does (2 layers x 4 heads)',
+          short(layout.config));
+  // The top 10 after the last character: the view's and compute()'s.
+  c.check(p.query === p.tokens.length - 1 && sameNext(p.next, result.next) === '',
+          'state().poem.next (after the last position) is compute().next', sameNext(p.next, result.next));
+  return lab;
+}
+
+// '' when two top-10 lists agree (characters exactly, p to float precision).
+function sameNext(got, want) {
+  if (!Array.isArray(got) || !Array.isArray(want) || got.length !== 10 || want.length !== 10)
+    return `lengths ${got?.length} and ${want?.length}`;
+  for (let i = 0; i < 10; ++i) {
+    if (got[i].char !== want[i].char) return `#${i + 1}: ${JSON.stringify(got[i].char)} != ${JSON.stringify(want[i].char)}`;
+    if (!(Math.abs(got[i].p - want[i].p) <= 1e-6 + 1e-5 * want[i].p)) return `#${i + 1} (${got[i].char}): p ${got[i].p} != ${want[i].p}`;
+  }
+  return '';
+}
+
+// ---- 2 and 3. typing -------------------------------------------------------------
+async function typing(c, lab, page, url) {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+  // keyboard.type: real key events, one per character.
+  await lab.click('poem_text');
+  const box = await lab.controlRect('poem_text');
+  const t = await page.evaluate(() => window.attentionLabTextInput.inspect());
+  c.check(t.active && t.focused && t.left >= box.x - 2 && t.left <= box.x + box.w && t.top >= box.y - 4 && t.top <= box.y + box.h,
+          'a click into the text box starts editing it (the text input is focused, on the caret inside the box)',
+          `textarea ${short(t)}, box ${short(box)}`);
+  await press(lab, 'a', 'Control');
+  await page.keyboard.type('床前明月光', { delay: 15 });
+  await expectText(c, lab, '床前明月光', "select all + keyboard.type('床前明月光')");
+
+  await selectAll(lab);
+  await page.keyboard.insertText('疑是地上霜');
+  await expectText(c, lab, '疑是地上霜', "select all + keyboard.insertText('疑是地上霜')", { pixels: false });
+
+  // Ctrl+V: the system clipboard, once, over the selection.
+  await page.evaluate((text) => navigator.clipboard.writeText(text), '举头望明月');
+  await selectAll(lab);
+  await press(lab, 'v', 'Control');
+  await expectText(c, lab, '举头望明月', 'select all + Ctrl+V of the clipboard', { pixels: false });
+
+  // An input method: pinyin composed in the text input, only the commit reaches the box.
+  await selectAll(lab);
+  const cdp = await page.context().newCDPSession(page);
+  for (const text of ['d', 'di', 'di t', 'ditou', '低头']) {
+    await cdp.send('Input.imeSetComposition', { text, selectionStart: text.length, selectionEnd: text.length });
+    await lab.frames(2);
+  }
+  const mid = await poemState(lab);
+  c.check(mid.text === '举头望明月', 'while composing, the pinyin stays in the text input, not in the box', JSON.stringify(mid.text));
+  await cdp.send('Input.insertText', { text: '低头' });
+  await lab.frames(2);
+  for (const text of ['s', 'si', 'sigu', 'siguxiang', '思故乡']) {
+    await cdp.send('Input.imeSetComposition', { text, selectionStart: text.length, selectionEnd: text.length });
+    await lab.frames(2);
+  }
+  await cdp.send('Input.insertText', { text: '思故乡' });
+  await cdp.detach();
+  await expectText(c, lab, '低头思故乡', 'two compositions (CDP imeSetComposition + insertText) replace the selection');
+
+  // 3. Characters the model never saw: an Extension B character and an emoji.
+  await selectAll(lab);
+  const odd = '床前\u{2000B}光😀';
+  await page.keyboard.insertText(odd);
+  const p = await expectText(c, lab, odd, 'characters outside the vocabulary', { pixels: false });
+  const r = await lab.compute({ poem: { text: odd } });
+  c.check(same(p.unknown, [3, 5]) && same(r.unknown, [3, 5]),
+          'state().poem.unknown and compute().unknown name positions 3 (𠀋) and 5 (😀) (position 0 is <poem>)',
+          `view ${short(p.unknown)}, compute ${short(r.unknown)}, notices ${short(r.notices)}`);
+  c.check(r.notices?.some((n) => /2 character/.test(n)), 'compute() says 2 characters were read as <unk>', short(r.notices));
+}
+
+// ---- 4. clicking a cell ----------------------------------------------------------
+const TEXT = '床前明月光，疑是地上霜。';
+async function clickCell(c, lab, page) {
+  await selectAll(lab);
+  await page.keyboard.insertText(TEXT);
+  await expectText(c, lab, TEXT, 'a couplet typed', { pixels: false });
+  const want = { layer: 1, head: 2, query: 5 };
+  const hm = await showHeatmap(lab, 'poem_l1h2');
+  if (!c.check(hm && hm.head === want.layer * 4 + want.head && hm.rows === chars(TEXT).length + 1 && hm.row0 === 0,
+               'the heatmap of layer 2, head 3 scrolls into view (the wheel)', short(hm))) return null;
+  // Key 1 of row 5: on or below the diagonal (a causal weight).
+  await clickHeld(lab, await lab.cellCentre(hm, want.query, 1));
+  const p = await poemState(lab);
+  c.check(p.layer === want.layer && p.head === want.head && p.query === want.query,
+          'a held click on cell (query 5, key 1) of layer 2, head 3 selects that layer, head and query',
+          `layer ${p.layer}, head ${p.head}, query ${p.query}`);
+  // The text up to the query (its first 5 characters after <poem>) read on its own.
+  const prefix = chars(TEXT).slice(0, want.query).join('');
+  const r = await lab.compute({ poem: { text: prefix } });
+  const diff = r.error ?? sameNext(p.next, r.next);
+  c.check(!diff, `state().poem.next after position 5 is compute({poem: {text: '${prefix}'}}).next (the causal prefix)`, diff);
+  c.check(p.next?.[0]?.char === r.next?.[0]?.char, `the likeliest next character after '${prefix}' is '${r.next?.[0]?.char}'`);
+  // The head's details and the selected head's title follow: its sentence.
+  await moveAway(lab);  // the cell's tooltip would cover cells
+  await checkPixels(c, lab, 'after the click (the selected row highlighted)');
+  await scrollView(lab, 100_000);
+  await writeFile(join(artefactsDir, 'poem_foot_1280x800.png'), PNG.sync.write(await lab.screenshot()));
+  const bottom = await lab.layout();
+  c.check(bottom.controls?.poem_next && bottom.controls?.poem_offsets, 'the next-characters table and the offset profile are at the foot of the view',
+          short(Object.keys(bottom.controls ?? {})));
+  await scrollView(lab, -100_000);
+  return want;
+}
+
+// ---- 6. the URL --------------------------------------------------------------------
+async function urlRoundTrip(c, lab, page, url, want) {
+  let params = null;
+  try {
+    await page.waitForFunction(([text, w]) => {
+      const q = new URLSearchParams(location.search);
+      return q.get('poem_text') === text && q.get('poem_layer') === String(w.layer) && q.get('poem_head') === String(w.head) &&
+             q.get('poem_query') === String(w.query) && q.get('poem') === '-1';
+    }, [TEXT, want], { timeout: 10_000 });
+  } catch { /* reported below */ }
+  params = Object.fromEntries(new URL(page.url()).searchParams);
+  c.check(params.poem_text === TEXT && params.poem === '-1' && params.poem_layer === String(want.layer) &&
+          params.poem_head === String(want.head) && params.poem_query === String(want.query) && params.view === 'poem',
+          'the address bar carries view=poem, poem=-1, poem_text, poem_layer, poem_head and poem_query after the UI changes',
+          page.url());
+  const before = await poemState(lab);
+  const fresh = await page.context().newPage();
+  const errors = watchErrors(fresh);
+  try {
+    const freshLab = await openPoem(fresh, url, new URL(page.url()).search);
+    const p = await poemState(freshLab);
+    const keys = ['load', 'poem', 'text', 'layer', 'head', 'query', 'tokens', 'unknown', 'next'];
+    const diff = keys.filter((k) => !same(p[k], before[k]));
+    c.check(diff.length === 0, 'a fresh page at that URL shows the same state().poem (text, layer, head, query, next)',
+            diff.map((k) => `${k}: ${short(p[k], 80)} != ${short(before[k], 80)}`).join('; '));
+    c.check(errors.length === 0, 'the fresh page: no console or page errors', errors.join('\n    '));
+  } finally {
+    await fresh.close();
+  }
+  await page.bringToFront();
+}
+
+// ---- 5. 续写 -------------------------------------------------------------------------
+async function continueTwice(c, lab, page) {
+  const prompt = '春眠不觉晓';
+  // Length, temperature and seed through set() (the text box is not being edited now).
+  const error = await page.evaluate(() => window.attentionLab.set({ poem_length: 20, poem_temperature: 0.8, poem_seed: 7 }));
+  const fields = await page.evaluate(() => window.attentionLab.get());
+  c.check(error === '' && fields.poem_length === 20 && fields.poem_temperature === 0.8 && fields.poem_seed === 7,
+          '续写: poem_length 20, poem_temperature 0.8, poem_seed 7 set', `"${error}" ${short(fields)}`);
+  // The prompt typed into the box, then the 续写 button (a real click, which also ends the edit).
+  const runOnce = async () => {
+    await selectAll(lab);
+    await page.keyboard.insertText(prompt);
+    await waitPoem(page, (p, t) => p.text === t && !p.sampling && p.tokens?.length === Array.from(t).length + 1, prompt);
+    await clickHeld(lab, await lab.controlCentre('poem_continue'), 60);
+    try {
+      // Started (the text grew or an error), then done.
+      await waitPoem(page, (p, t) => p.text !== t || p.sample_error !== '', prompt, 10_000);
+      await waitPoem(page, (p) => !p.sampling, null, 30_000);
+    } catch (e) {
+      return { error: e.message };
+    }
+    await lab.frames(3);
+    return poemState(lab);
+  };
+  const first = await runOnce();
+  const second = await runOnce();
+  const added = (p) => (p.text?.startsWith(prompt) ? chars(p.text).length - chars(prompt).length : -1);
+  c.check(!first.error && !first.sample_error && added(first) >= 1 && added(first) <= 20 && first.poem === -1,
+          `续写 (a real click) continues '${prompt}' by 1..20 characters (poem_length 20): ${JSON.stringify(first.text)}`,
+          first.error ?? `sample_error "${first.sample_error}", text ${JSON.stringify(first.text)}`);
+  c.check(!second.error && second.text === first.text,
+          'the same prompt, length, temperature and seed continue the same way a second time',
+          `${JSON.stringify(first.text)} then ${JSON.stringify(second.error ?? second.text)}`);
+  const r = await lab.compute({ poem: { text: first.text } });
+  c.check(!r.error && same(r.tokens, first.tokens), 'the continued text is read as the view shows it (compute())',
+          r.error ?? `${short(r.tokens)} != ${short(first.tokens)}`);
+  const get = await page.evaluate(() => window.attentionLab.get());
+  c.check(get.poem === -1 && get.poem_text === first.text, 'get() holds the continued text as poem_text',
+          `${get.poem} ${JSON.stringify(get.poem_text)}`);
+}
+
+// ---- 7. the accessible copy ---------------------------------------------------------
+const CELL_ROLES = ['cell', 'gridcell', 'columnheader', 'rowheader'];
+async function readMirror(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  await cdp.detach();
+  const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+  const role = (n) => n.role?.value ?? '';
+  const name = (n) => n.name?.value ?? '';
+  const find = (pred, from) => {
+    const out = [];
+    const walk = (n) => {
+      if (pred(n)) out.push(n);
+      for (const id of n.childIds ?? []) if (byId.has(id)) walk(byId.get(id));
+    };
+    walk(from ?? nodes[0]);
+    return out;
+  };
+  const region = find((n) => role(n) === 'region')[0];
+  if (!region) return null;
+  const paragraph = find((n) => role(n) === 'paragraph', region)[0];
+  const summary = paragraph ? find((k) => role(k) === 'StaticText', paragraph).map(name).join('') : '';
+  const tables = find((n) => role(n) === 'table', region).map((t) => ({
+    caption: name(t),
+    rows: find((n) => role(n) === 'row', t).map((r) => find((n) => CELL_ROLES.includes(role(n)), r).map(name)),
+  }));
+  return { summary, tables };
+}
+
+// The view's words for a next character (src/ui/poem/view.cpp poem_char_text).
+const CHAR_WORDS = { zh: { '<poem>': '<poem>（开头）', '\n': '换行', ' ': '空格' },
+                     en: { '<poem>': '<poem> (the start)', '\n': 'line break', ' ': 'space' } };
+// A printed number within half a unit of its last digit of `value` ("0.0585", "99.4", "1e-05").
+function printedAs(text, value) {
+  const m = /^(-?\d+)(?:\.(\d+))?(?:e([-+]?\d+))?$/.exec(text.trim());
+  if (!m) return false;
+  const unit = 10 ** (-(m[2]?.length ?? 0) + Number(m[3] ?? 0));
+  return Math.abs(Number(text) - value) <= 0.5 * unit * (1 + 1e-6) + 1e-12;
+}
+
+async function mirror(c, lab, page, lang) {
+  await page.waitForFunction(() => document.getElementById('a11y')?.dataset.version, null, { timeout: 30_000 });
+  const p = await poemState(lab);
+  // The copy follows a frame within its REFRESH_MS: until the summary names every head.
+  let m = null;
+  for (let i = 0; i < 20; ++i) {
+    await lab.frames(2);
+    await page.evaluate(() => window.attentionLabA11y?.refresh());
+    m = await readMirror(page);
+    if (m && p.heads.every((h) => m.summary.includes(h.sentence)) && m.tables.length >= 2) break;
+    await page.waitForTimeout(100);
+  }
+  const missing = p.heads.filter((h) => !m?.summary.includes(h.sentence)).map((h) => h.sentence);
+  c.check(m && missing.length === 0, `the accessible copy's summary (${lang}) has every head's sentence from state().poem.heads`,
+          `missing ${short(missing)} in "${m?.summary}"`);
+  const next = m?.tables.find((t) => t.rows.length === 11 && t.rows[0].length === 3);
+  if (!c.check(next, 'the accessible copy has the top-10 next-characters table (10 rows, character and probability)',
+               short(m?.tables.map((t) => [t.caption, t.rows.length, t.rows[0]])))) return;
+  const bad = [];
+  p.next.forEach((n, i) => {
+    const [rank, ch, pct] = next.rows[i + 1];
+    const words = CHAR_WORDS[lang][n.char] ?? n.char;
+    if (rank !== String(i + 1) || ch !== words || !/ %$/.test(pct) || !printedAs(pct.replace(/ %$/, ''), n.p * 100))
+      bad.push(`row ${i + 1}: ${JSON.stringify(next.rows[i + 1])}, want ${JSON.stringify([String(i + 1), words, `${n.p * 100} %`])}`);
+  });
+  c.check(bad.length === 0, `the top-10 table's characters and percentages (${lang}) are state().poem.next`, bad.join('\n    '));
+  const position = lang === 'zh' ? `在第 ${p.query} 个位置` : `After position ${p.query} `;
+  c.check(next.caption.includes(position), `the top-10 table's caption names the selected position ${p.query}`, next.caption);
+  const heatmap = m.tables.find((t) => t !== next);
+  c.check(heatmap && heatmap.rows.length === p.tokens.length + 1, "the selected head's heatmap is a table with a row per token",
+          short(m.tables.map((t) => [t.caption, t.rows.length])));
+}
+
+// ---- 8. failures ----------------------------------------------------------------------
+// Console and page errors of a page runBrowserTest does not watch, but for
+// the network errors a test provokes (`expected`).
+function watchErrors(page, expected = null) {
+  const errors = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !(expected && expected.test(msg.text()))) errors.push(`console: ${msg.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  return errors;
+}
+
+async function failures(c, page, url) {
+  const context = page.context();
+  const real = await readFile(join(webDir, 'poem_model.bin'));
+  // A missing file, then Try again with it back.
+  {
+    const p404 = await context.newPage();
+    const errors = watchErrors(p404, /404|Failed to load resource/);
+    try {
+      await p404.route('**/poem_model.bin', (r) => r.fulfill({ status: 404, body: 'not here' }));
+      const lab = await openPoem(p404, url, '?view=poem&lang=en');
+      const p = await poemState(lab);
+      c.check(p.load === 'failed' && /poem_model\.bin/.test(p.error) && /404/.test(p.error),
+              'poem_model.bin answering 404: the load fails, the error names poem_model.bin and the 404',
+              `load ${p.load}, error "${p.error}"`);
+      const m = await mirrorSummary(lab, p404, (s, e) => s.includes(e), p.error);
+      c.check(m.includes(p.error), 'the view says why (the accessible copy of the view has the error)', m);
+      const layout = await lab.layout();
+      c.check(layout.controls?.poem_retry && layout.heatmaps.length === 0, 'the view shows Try again and no heatmaps',
+              short(Object.keys(layout.controls ?? {})));
+      const png = await lab.screenshot();
+      await writeFile(join(artefactsDir, 'poem_failed_404.png'), PNG.sync.write(png));
+      await p404.unroute('**/poem_model.bin');
+      await lab.click('poem_retry');
+      await waitLoad(p404);
+      await waitPoem(p404, (s) => s.load !== 'requested' && s.load !== 'loading', null, POEM_TIMEOUT_MS);
+      const again = await poemState(lab);
+      c.check(again.load === 'ready' && again.error === '' && again.tokens?.length > 1,
+              'Try again (a real click) with the file back loads the model and reads the poem',
+              `load ${again.load}, error "${again.error}"`);
+      c.check(errors.length === 0, 'the 404 page: no console or page errors but the 404 itself', errors.join('\n    '));
+    } finally {
+      await p404.close();
+    }
+  }
+  // A truncated file: the first 1000 bytes.
+  {
+    const cut = await context.newPage();
+    const errors = watchErrors(cut);
+    try {
+      await cut.route('**/poem_model.bin', (r) => r.fulfill({ status: 200, contentType: 'application/octet-stream',
+                                                             body: real.subarray(0, 1000) }));
+      const lab = await openPoem(cut, url, '?view=poem&lang=zh');
+      const p = await poemState(lab);
+      c.check(p.load === 'failed' && /poem_model\.bin/.test(p.error) && /truncated/.test(p.error),
+              'a truncated poem_model.bin (its first 1000 bytes): the load fails and says the file is truncated',
+              `load ${p.load}, error "${p.error}"`);
+      const m = await mirrorSummary(lab, cut, (s, e) => s.includes(e), p.error);
+      c.check(m.includes(p.error), 'the view says why (the accessible copy has the error)', m);
+      const layout = await lab.layout();
+      c.check(!!layout.controls?.poem_retry, 'Try again is on the view after the failure', short(Object.keys(layout.controls ?? {})));
+      const png = await lab.screenshot();
+      await writeFile(join(artefactsDir, 'poem_failed_truncated.png'), PNG.sync.write(png));
+      // The rest of the lab works.
+      const error = await cut.evaluate(() => window.attentionLab.set({ view: 'heatmaps' }));
+      await lab.frames(4);
+      const s = await lab.state();
+      c.check(error === '' && s.view === 'heatmaps' && s.tokens.length > 0 && s.error === '',
+              'after the failure, set({view: "heatmaps"}) shows the explorer with its tokens',
+              `set "${error}", view ${s.view}, ${s.tokens.length} tokens, error "${s.error}"`);
+      await checkPixels(c, lab, 'the heatmaps view after the poem model failed');
+      c.check(errors.length === 0, 'the truncated-file page: no console or page errors', errors.join('\n    '));
+    } finally {
+      await cut.close();
+    }
+  }
+  await page.bringToFront();
+}
+
+// The copy's summary once `test(summary, arg)` holds (or the last one read).
+async function mirrorSummary(lab, page, test, arg) {
+  await page.waitForFunction(() => document.getElementById('a11y')?.dataset.version, null, { timeout: 30_000 });
+  let text = '';
+  for (let i = 0; i < 20; ++i) {
+    await lab.frames(2);
+    await page.evaluate(() => window.attentionLabA11y?.refresh());
+    text = (await readMirror(page))?.summary ?? '';
+    if (test(text, arg)) break;
+    await page.waitForTimeout(100);
+  }
+  return text;
+}
+
+// ---- 9. screenshots -------------------------------------------------------------------
+async function screenshots(c, lab, page) {
+  await page.evaluate(() => window.attentionLab.set({ poem: 0, poem_layer: 0, poem_head: 1, poem_query: -1 }));
+  for (const size of [{ width: 390, height: 844 }, VIEWPORT]) {
+    await page.setViewportSize(size);
+    for (const lang of ['zh', 'en']) {
+      for (const theme of ['light', 'dark']) {
+        // view: 'poem' too: a language change alone leaves the tab bar on its first tab (reported).
+        const error = await page.evaluate((s) => window.attentionLab.set(s), { lang, theme, view: 'poem' });
+        // The layout settles (a resize, a new language's widths): two reads agree.
+        let text = '';
+        for (let i = 0; i < 10; ++i) {
+          await lab.frames(3);
+          const now = JSON.stringify(await lab.layout());
+          if (now === text) break;
+          text = now;
+        }
+        const what = `${lang} ${theme} ${size.width}x${size.height}`;
+        const { png, layout } = await checkPixels(c, lab, what);
+        await writeFile(join(artefactsDir, `poem_${lang}_${theme}_${size.width}x${size.height}.png`), PNG.sync.write(png));
+        const colours = countDistinctColours(png);
+        const s = await lab.state();
+        c.check(error === '' && s.lang === lang && s.view === 'poem' && colours >= 64 && layout.heatmaps.length > 0,
+                `${what}: the view is drawn (${colours} colours, ${layout.heatmaps.length} heatmaps on screen)`,
+                `set "${error}", lang ${s.lang}, view ${s.view}`);
+      }
+    }
+  }
+}
+
+async function run(c, page, url) {
+  // Each part's wall time, printed at the end (the suite runs on 2 cores).
+  const times = [];
+  let mark = Date.now();
+  const timed = async (name, part) => {
+    const result = await part();
+    times.push(`${name} ${((Date.now() - mark) / 1000).toFixed(1)} s`);
+    mark = Date.now();
+    return result;
+  };
+  const lab = await timed('open', () => firstOpen(c, page, url));
+  if (!lab) return;
+  await timed('typing', () => typing(c, lab, page, url));
+  const want = await timed('cell click', () => clickCell(c, lab, page));
+  if (want) {
+    await timed('url', () => urlRoundTrip(c, lab, page, url, want));
+    await timed('copy', () => mirror(c, lab, page, 'zh'));
+  }
+  await timed('continue', () => continueTwice(c, lab, page));
+  await timed('screenshots', () => screenshots(c, lab, page));
+  // The copy in English too (the screenshots left it in English, on poem 0).
+  await timed('copy en', () => mirror(c, lab, page, 'en'));
+  await timed('failures', () => failures(c, page, url));
+  console.log(`  times: ${times.join(', ')}`);
+}
+
+process.exitCode = await runBrowserTest({ name: 'poem_e2e', logName: 'poem', webDir, artefactsDir, viewport: VIEWPORT, run });
+console.log(`poem_e2e: ${((Date.now() - started) / 1000).toFixed(1)} s`);
