@@ -34,13 +34,20 @@ std::string poem_window(const poem::PoemModel& model, const std::string& text, P
 }
 
 std::vector<int> top_ids(const float* p, std::size_t V, std::size_t k) {
-  std::vector<int> order(V);
-  std::iota(order.begin(), order.end(), 0);
+  // One pass, keeping the k best in order (insertion): the view asks for the
+  // top 10 at every position of a 64-character window over 6,045 characters,
+  // on every key typed; a sort of each row cost milliseconds in wasm.
   k = std::min(k, V);
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
-                    [p](int a, int b) { return p[a] > p[b] || (p[a] == p[b] && a < b); });
-  order.resize(k);
-  return order;
+  std::vector<int> top;
+  top.reserve(k + 1);
+  const auto better = [p](int a, int b) { return p[a] > p[b] || (p[a] == p[b] && a < b); };
+  for (std::size_t v = 0; v < V; ++v) {
+    const int id = int(v);
+    if (top.size() == k && !better(id, top.back())) continue;
+    top.insert(std::upper_bound(top.begin(), top.end(), id, better), id);
+    if (top.size() > k) top.pop_back();
+  }
+  return top;
 }
 
 std::string poem_attend(const poem::PoemModel& model, const std::string& text, OutJson& out) {

@@ -137,6 +137,10 @@ std::string PoemSession::train_reset(uint64_t seed, int fixed_poem) {
   training_ = PoemTraining{};
   training_.target = config.steps;
   training_.batch = config.batch;
+  // The untrained model is scored first: the curve starts where learning starts.
+  training_.held_out = int(train_held_out_.size());
+  eval_loss_ = 0;
+  eval_predicted_ = 0;
   heads_step_ = -1;
   return "";
 }

@@ -71,7 +71,7 @@ struct PoemTraining {
   int evaluated = 0, held_out = 0; // held-out poems scored so far in an evaluation under way (0: none)
   bool finished = false;           // target reached, evaluated and analysed
   std::vector<float> train_steps, train_loss;  // each step's batch loss
-  std::vector<float> eval_steps, eval_loss;    // the held-out loss every kPoemEvalEvery steps
+  std::vector<float> eval_steps, eval_loss;    // the held-out loss at step 0 and every kPoemEvalEvery steps
   float shipped_loss = 0;          // the shipped model's held-out loss (when finished)
   // What each head of the model being trained does: on the fixed poem while
   // it trains, on all held-out poems once finished.

@@ -423,6 +423,52 @@ TEST_CASE("poem lab: the exports hold the reading's numbers (CSV and JSON), the 
   CHECK(!request_export(state, "poem_nonsense.json"));
 }
 
+TEST_CASE("poem lab: training in the page (Step, Start, Pause) lowers the held-out loss") {
+  AppState state;
+  make_ready(state);
+  poem_update(state);
+  // Start asks for the rest of the corpus; the platform hands it to the session (as poem_native.cpp does).
+  poem_train(state, PoemTrainAction::Step);
+  CHECK(state.poem.corpus == PoemLoad::Requested);
+  std::string dir = ATTN_TANG300_FILE, song100, chinese;
+  dir = dir.substr(0, dir.rfind('/'));
+  REQUIRE(read_file((dir + "/song100").c_str(), song100));
+  REQUIRE(read_file((dir + "/chinese").c_str(), chinese));
+  REQUIRE(session()->train_corpus(song100, chinese).empty());
+  state.poem.corpus = PoemLoad::Ready;
+  // Step: exactly one step (its 16 sequences over several frames), then it pauses.
+  for (int frame = 0; frame < 400 && state.poem.training_running; ++frame) poem_update(state);
+  REQUIRE(state.poem.training);
+  CHECK(state.poem.training->steps == 1);
+  CHECK(!state.poem.training_running);
+  CHECK(state.poem.show_trained);
+  // The untrained model was scored first: about ln(vocabulary) nats a character.
+  REQUIRE(state.poem.training->eval_steps.size() == 1);
+  CHECK(state.poem.training->eval_steps[0] == 0.0f);
+  CHECK(std::fabs(state.poem.training->eval_loss[0] - std::log(float(state.poem.summary->vocab))) < 0.3f);
+  // Start, until the held-out poems are scored again at step 50; Pause holds it there.
+  poem_train(state, PoemTrainAction::Start);
+  for (int frame = 0; frame < 20000 && state.poem.training->eval_steps.size() < 2; ++frame) poem_update(state);
+  poem_train(state, PoemTrainAction::Pause);
+  const int steps = state.poem.training->steps;
+  poem_update(state);
+  CHECK(state.poem.training->steps == steps);
+  REQUIRE(state.poem.training->eval_steps.size() == 2);
+  CHECK(state.poem.training->eval_steps[1] == 50.0f);
+  CHECK(state.poem.training->eval_loss[1] < state.poem.training->eval_loss[0] - 1.0f);
+  // The heatmaps show the model being trained, on the fixed poem (held-out poem 0).
+  REQUIRE(state.poem.reading);
+  CHECK(state.poem.read_trained);
+  CHECK(state.poem.read_text == state.poem.summary->held_out[0]);
+  api::PoemReadingData direct;
+  REQUIRE(session()->train_read(state.poem.summary->held_out[0], direct).empty());
+  CHECK(direct.att == state.poem.reading->att);
+  // Reset: a fresh model, scored again from step 0.
+  poem_train(state, PoemTrainAction::Reset);
+  CHECK(state.poem.training->steps == 0);
+}
+
+
 }  // namespace
 }  // namespace attn::ui
 

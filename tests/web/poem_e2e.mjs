@@ -579,6 +579,24 @@ async function screenshots(c, lab, page) {
   }
 }
 
+// Watch it learn: the Step button (a real click) fetches the rest of the
+// corpus, scores the untrained model on the held-out poems and takes one
+// step, a slice a frame; then it pauses by itself. (That training lowers the
+// held-out loss is tests/ui/test_poem_lab.cpp's: 50 steps take minutes here.)
+async function training(c, lab, page) {
+  await lab.click('poem_train_step');
+  await waitPoem(page, (p) => p.training?.steps >= 1 && !p.running, null, 60_000).catch(() => {});
+  const p = (await lab.state()).poem;
+  c.check(p.corpus === 'ready' && p.training?.steps === 1 && !p.running,
+          'Step: the corpus arrives, one training step is taken, then it pauses', JSON.stringify(p.training ?? p.corpus));
+  const loss = p.training?.eval_loss?.[0];
+  c.check(p.training?.eval_steps?.[0] === 0 && Math.abs(loss - Math.log(6045)) < 0.3,
+          'the untrained model is scored on the held-out poems first: about ln(vocabulary) nats a character', `${loss}`);
+  c.check(p.tokens?.length > 1 && p.heads?.length === 8, 'the heatmaps and head patterns show the model being trained',
+          JSON.stringify(p.heads));
+  await checkPixels(c, lab, 'the model being trained');
+}
+
 async function run(c, page, url) {
   // Each part's wall time, printed at the end (the suite runs on 2 cores).
   const times = [];
@@ -598,6 +616,7 @@ async function run(c, page, url) {
     await timed('copy', () => mirror(c, lab, page, 'zh'));
   }
   await timed('continue', () => continueTwice(c, lab, page));
+  await timed('training', () => training(c, lab, page));
   await timed('screenshots', () => screenshots(c, lab, page));
   // The copy in English too (the screenshots left it in English, on poem 0).
   await timed('copy en', () => mirror(c, lab, page, 'en'));

@@ -26,6 +26,13 @@ nlohmann::json poem_state_json(const PoemLab& lab) {
               {"error", lab.load_error},  {"poem", lab.poem},           {"text", poem_text_in_use(lab)},
               {"layer", lab.layer},       {"head", lab.head},           {"query", poem_query(lab)},
               {"read_error", lab.read_error}, {"sampling", lab.sampling}, {"sample_error", lab.sample_error}};
+  out["corpus"] = load_id(lab.corpus);
+  out["running"] = lab.training_running;
+  if (lab.training) {
+    const api::PoemTraining& t = *lab.training;
+    out["training"] = {{"steps", t.steps},           {"target", t.target},       {"finished", t.finished},
+                       {"eval_steps", t.eval_steps}, {"eval_loss", t.eval_loss}, {"shipped_loss", t.shipped_loss}};
+  }
   if (lab.summary) {
     json heads = json::array();
     // (The numbers behind each sentence: compute() and the CLI's poem eval.)

@@ -112,7 +112,6 @@ void reset_training(AppState& state) {
   std::vector<uint8_t> answer;
   const std::string error = ask(lab, request, answer);
   take_training(state, answer, error);
-  lab.training_step_target = 0;
   lab.reading.reset();  // read again, by the new model
   lab.read_error.clear();
 }
@@ -164,9 +163,13 @@ void poem_train(AppState& state, PoemTrainAction action) {
       if (action == PoemTrainAction::Step)
         lab.training_step_target = (lab.training ? lab.training->steps : 0) + 1;
       break;
-    case PoemTrainAction::Pause: lab.training_running = false; break;
+    case PoemTrainAction::Pause:
+      lab.training_running = false;
+      if (lab.show_trained) lab.reading.reset();  // the heatmaps show where it stopped
+      break;
     case PoemTrainAction::Reset:
       lab.training_running = false;
+      lab.training_step_target = 0;
       if (lab.corpus == PoemLoad::Ready) reset_training(state);
       else lab.training.reset();
       break;
