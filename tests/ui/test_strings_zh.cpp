@@ -4,11 +4,14 @@
 // uses only glyphs the interface font covers.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "ui/i18n/strings.hpp"
+#include "ui/state/app_state.hpp"
+#include "ui/state/text_in_use.hpp"
 
 namespace attn::ui {
 namespace {
@@ -126,6 +129,28 @@ TEST_CASE("a browser's language tag reads the registered language of its first s
   CHECK(std::string(language_for_tag("")) == "en");
   CHECK(std::string(language_for_tag("zhx")) == "en");    // a subtag, not a prefix
   for (const Language& language : languages()) CHECK(std::string(language_for_tag(language.code)) == language.code);
+}
+
+}  // namespace
+}  // namespace attn::ui
+
+namespace attn::ui {
+namespace {
+
+// The learned-heads view's strings reach the browser's main module at run
+// time (add_view_strings): the font atlas must learn their characters then,
+// or they are drawn as boxes (found in poem_e2e's screenshots: 续写 as "?写").
+TEST_CASE("view strings added at run time join the characters in use") {
+  AppState state;
+  REQUIRE(set_language("zh"));
+  const char32_t rare = U'\u946B';  // 鑫: in no table
+  std::vector<uint32_t> before = characters_in_use(state);
+  CHECK(!std::binary_search(before.begin(), before.end(), uint32_t(rare)));
+  REQUIRE(add_view_strings("zh", {{"test.view_string", "\xE9\x91\xAB"}}));
+  CHECK(std::string(tr("test.view_string")) == "\xE9\x91\xAB");
+  const std::vector<uint32_t> after = characters_in_use(state);
+  CHECK(std::binary_search(after.begin(), after.end(), uint32_t(rare)));
+  REQUIRE(set_language("en"));
 }
 
 }  // namespace

@@ -38,7 +38,15 @@ const char* find(const Language& language, const char* key) {
 
 const Language& english_strings() { return languages().front(); }
 
+std::size_t& added_count() {
+  static std::size_t count = 0;
+  return count;
+}
+
+std::size_t view_strings_added() { return added_count(); }
+
 bool add_view_strings(const std::string& code, const std::vector<StringEntry>& entries) {
+  ++added_count();
   bool known = false;
   for (const Language& language : languages()) known = known || code == language.code;
   if (!known) return false;

@@ -45,6 +45,9 @@ struct Language {
 // Adds view strings to the language with this code (copied; a key already
 // there is replaced). False if the code is not registered.
 bool add_view_strings(const std::string& code, const std::vector<StringEntry>& entries);
+// Moves with every add_view_strings call (what depends on the tables, such as
+// the font atlas's characters, is built again when it moves).
+std::size_t view_strings_added();
 // Every view string of a language: its own table's and those added.
 std::vector<StringEntry> view_strings(const Language& language);
 // Every string of a language: its table, then its view strings.

@@ -19,16 +19,20 @@ void sort_unique(std::vector<uint32_t>* cps) {
   cps->erase(std::unique(cps->begin(), cps->end()), cps->end());
 }
 
-// The string table never changes at run time: its characters are collected
-// once per language (the tables are static, so their address is their identity).
+// A language's strings change only when a view's strings arrive (the
+// learned-heads view's, with its module): their characters are collected once
+// per language and per such arrival (the tables are static, so their address
+// is their identity).
 const std::vector<uint32_t>& table_characters(const Language& language) {
   static const Language* cached_for = nullptr;
+  static std::size_t cached_added = 0;
   static std::vector<uint32_t> cached;
-  if (cached_for != &language) {
+  if (cached_for != &language || cached_added != view_strings_added()) {
     cached.clear();
-    for (std::size_t i = 0; i < language.count; ++i) append_code_points(language.entries[i].text, &cached);
+    for (const StringEntry& entry : all_strings(language)) append_code_points(entry.text, &cached);
     sort_unique(&cached);
     cached_for = &language;
+    cached_added = view_strings_added();
   }
   return cached;
 }
