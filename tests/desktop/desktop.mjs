@@ -25,7 +25,7 @@ import { PNG } from 'pngjs';
 import { startXvfb } from '../web/engines/processes.mjs';
 import { CJK_SENTENCE, REFERENCE_SENTENCE, checkLabels } from '../web/fonts_e2e.mjs';
 import { Checks, checkHeatmaps, countDistinctColours } from '../web/pixels.mjs';
-import { forEachLaunch, launch } from './launches.mjs';
+import { attendConfig, forEachLaunch, launch } from './launches.mjs';
 
 const [app, cli, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!app || !cli || !artefactsDir) {
@@ -61,8 +61,7 @@ async function runApp(name, size, extra) {
                `${name}: layout has a config, heatmaps and controls`, JSON.stringify(layout).slice(0, 200))) return;
   if (layout.heatmaps.length === 0) return;
 
-  const attend = spawnSync(cli, ['attend', '--config', '-'],
-                           { input: JSON.stringify(layout.config), encoding: 'utf8', timeout: 60_000 });
+  const attend = attendConfig(cli, app, layout.config);
   if (!c.check(attend.status === 0, `${name}: attention_cli attend computes the layout config`, attend.stderr)) return;
   const result = JSON.parse(attend.stdout);
 

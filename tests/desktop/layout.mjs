@@ -34,7 +34,7 @@ import { PNG } from 'pngjs';
 
 import { startXvfb } from '../web/engines/processes.mjs';
 import { Checks, checkHeatmaps, colormapColor, pixelAt } from '../web/pixels.mjs';
-import { forEachLaunch, launch } from './launches.mjs';
+import { attendConfig, forEachLaunch, launch } from './launches.mjs';
 
 const [app, cli, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!app || !cli || !artefactsDir) {
@@ -87,8 +87,7 @@ function hasColorbar(png, hm) {
 }
 
 function attend(config) {
-  const out = spawnSync(cli, ['attend', '--config', '-'], { input: JSON.stringify(config), encoding: 'utf8',
-                                                            timeout: 60_000 });
+  const out = attendConfig(cli, app, config);
   return out.status === 0 ? JSON.parse(out.stdout) : null;
 }
 
