@@ -112,6 +112,9 @@ async function views(c, page, { url }) {
   for (const view of (await lab.state()).views.map((v) => v.id)) {  // every view, from the app's own table
     await lab.click(`tab_${view}`);
     await lab.frames(3);
+    // The learned-heads view loads its model first (its own section checks it further).
+    if (view === 'poem') await until(async () => (await poemState(lab)).load, 'ready', 60_000);
+    await lab.frames(3);
     const shown = (await lab.state()).view;
     const file = await page.screenshot();
     await save(view, file);

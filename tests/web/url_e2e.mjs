@@ -47,8 +47,18 @@ function coveringStates(r) {
   return states;
 }
 
+// The learned-heads view loads its model when opened: its heatmaps are awaited.
+function poemSettled(page) {
+  return page.waitForFunction(() => {
+    const s = window.attentionLab.state();
+    return s.view !== 'poem' || s.poem.load === 'failed' ||
+           (s.poem.load === 'ready' && window.attentionLab.layout().heatmaps.length > 0);
+  }, null, { timeout: 60_000 });
+}
+
 async function ready(page) {
   await page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
+  await poemSettled(page);
 }
 
 // The heatmaps' pixels of a page (crops of one screenshot), for comparison.
@@ -109,6 +119,7 @@ process.exit(await runBrowserTest({
       // late. Every state differs from the one before (its seed), so wait for
       // the change, then for anything still pending.
       await page.waitForFunction((b) => location.href !== b, before, { timeout: 20_000 });
+      await poemSettled(page);
       await sleep(350);
       const address = page.url();
       const fields = asObject(await page.evaluate(() => window.attentionLab.get()));
