@@ -15,16 +15,6 @@
 namespace attn::ui {
 namespace {
 
-// ImGui 1.86 edits a char buffer; this callback lets it grow a std::string.
-int resize_string(ImGuiInputTextCallbackData* data) {
-  if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
-    auto* text = static_cast<std::string*>(data->UserData);
-    text->resize(std::size_t(data->BufTextLen));
-    data->Buf = text->data();
-  }
-  return 0;
-}
-
 // The text in use, editable: editing a held-out poem makes it the reader's own text.
 void text_box(AppState& state) {
   PoemLab& lab = state.poem;

@@ -114,11 +114,10 @@ void head_heatmap(AppState& state, int layer, int head, const ImVec2& size, cons
   entry.title = head_title(layer, head);
   entry.source = "poem";  // compute({poem: {text}}).layers[layer].heads[head]
   entry.head = index;
-  // From 0 to the head's largest weight after the first row (which is always
-  // 1 on <poem>): over 64 characters most weights are small, and 0..1 would
-  // leave all but the sharpest heads dark.
-  const float hi = w.rows() > 1 ? w.bottomRows(w.rows() - 1).maxCoeff() : 1.0f;
-  plot::HeatmapSpec& spec = entry.spec = matrix_spec(w, 0.0f, std::max(hi, 1e-6f), state.head_colormap);
+  // From 0 to the head's largest weight after the first row (PoemLab::weights_hi):
+  // over 64 characters most weights are small, and 0..1 would leave all but
+  // the sharpest heads dark.
+  plot::HeatmapSpec& spec = entry.spec = matrix_spec(w, 0.0f, lab.weights_hi[std::size_t(index)], state.head_colormap);
   spec.row_labels = spec.col_labels = &labels;
   spec.row_label_valid = spec.col_label_valid = &known;
   spec.row_axis = tr("axis.query");

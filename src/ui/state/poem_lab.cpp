@@ -51,11 +51,15 @@ void read_text(AppState& state, const std::string& text) {
   }
   // A text the model cannot read (empty) keeps the last reading on screen, with the message.
   lab.weights.clear();
+  lab.weights_hi.clear();
   if (lab.reading) {
     const api::PoemReadingData& r = *lab.reading;
     const int T = r.size();
     for (int l = 0; l < r.layers; ++l)
-      for (int h = 0; h < r.heads; ++h) lab.weights.push_back(Eigen::Map<const Matrix>(r.weights(l, h), T, T));
+      for (int h = 0; h < r.heads; ++h) {
+        const Matrix& w = lab.weights.emplace_back(Eigen::Map<const Matrix>(r.weights(l, h), T, T));
+        lab.weights_hi.push_back(std::max(T > 1 ? w.bottomRows(T - 1).maxCoeff() : 1.0f, 1e-6f));
+      }
     lab.layer = std::clamp(lab.layer, 0, r.layers - 1);
     lab.head = std::clamp(lab.head, 0, r.heads - 1);
     if (lab.query >= T) lab.query = -1;

@@ -57,6 +57,8 @@ struct PoemLab {
   std::optional<api::PoemReadingData> reading;
   std::string read_error;    // e.g. the text is empty
   std::vector<Matrix> weights;  // reading's heads as matrices, [layer * heads + head]
+  // Each head's largest weight after the first row (always 1 on <poem>): the top of its colour scale.
+  std::vector<float> weights_hi;
   uint64_t reading_generation = 0;  // new with each reading: the heatmaps' textures follow it
 
   // ---- a continuation in progress (续写) -----------------------------------

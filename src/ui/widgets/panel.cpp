@@ -1,12 +1,23 @@
 // Panel scaffolding; see panel.hpp.
 #include "ui/widgets/panel.hpp"
 
+#include <string>
+
 #include <algorithm>
 #include <cmath>
 
 #include "ui/widgets/theme.hpp"
 
 namespace attn::ui {
+
+int resize_string(ImGuiInputTextCallbackData* data) {
+  if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+    auto* text = static_cast<std::string*>(data->UserData);
+    text->resize(std::size_t(data->BufTextLen));
+    data->Buf = text->data();
+  }
+  return 0;
+}
 
 void help_marker(const char* text) {
   ImGui::TextDisabled("(?)");

@@ -7,6 +7,11 @@
 
 namespace attn::ui {
 
+// ImGui 1.86 edits a char buffer: as an InputText callback (with
+// ImGuiInputTextFlags_CallbackResize and the std::string as user data) this
+// lets it grow a std::string.
+int resize_string(ImGuiInputTextCallbackData* data);
+
 // "(?)" that shows `text` in a wrapped tooltip when hovered.
 void help_marker(const char* text);
 
