@@ -6,21 +6,27 @@
 //   poem_model.bin             the weights the native build trained (~2 MB)
 //   corpus/tang300             fortunes-zh's Tang poems: the held-out ones are shown
 //   corpus/song100, chinese(.gz)  the rest of the corpus, only when the reader trains a model
+//   poem_worker.js             the trainer's Web Worker: a second instance of the module
+//                              that trains a fresh model, so no frame waits for a step
 //
 //   window.attentionLabPoem.request(lab) -> Promise: loads once (again after a failure),
 //     reporting progress to the lab (_attn_poem_progress) and the end (_attn_poem_loaded)
-//   window.attentionLabPoem.corpus(lab) -> Promise: song100 and chinese into the module
-//     (training), ending with _attn_poem_corpus_loaded
+//   window.attentionLabPoem.corpus(lab) -> Promise: song100 and chinese into the trainer
+//     (the worker; this page's module when no worker starts), ending with
+//     _attn_poem_corpus_loaded; with a worker, lab.attnPoemPost(lab, pointer, size) posts
+//     a request to it and _attn_poem_answer(op, pointer, size) brings its answer
 //   window.attentionLabPoem.call(lab, pointer, size) -> a request's answer, copied into
 //     the lab's heap as [u32 size][bytes]
-//   window.attentionLabPoem.compute(config) -> compute()'s {poem: {text}} result
+//   window.attentionLabPoem.compute(config) -> compute()'s {poem: {text}} result; for
+//     {poem: {text, model: 'training'}} with the trainer in its worker, a Promise of it
 //   window.attentionLabPoem.status() -> {state: 'idle'|'loading'|'loaded'|'failed',
-//     received, total, error, ms}
+//     received, total, error, ms, trainer: 'none'|'worker'|'page'}
 (function () {
   'use strict';
-  const status = { state: 'idle', received: 0, total: 0, error: null, ms: 0 };
+  const status = { state: 'idle', received: 0, total: 0, error: null, ms: 0, trainer: 'none' };
   let model = null;    // the poem module, once loaded
   let loading = null;  // the load in progress (or done)
+  let files = null;    // the weights and tang300 it loaded: the trainer's worker loads them too
 
   function script(src) {
     return new Promise((resolve, reject) => {
@@ -104,6 +110,7 @@
         module._free(t);
       }
       if (error) throw new Error(error);
+      files = { weights, tang300 };
       // The view's own strings travel with its module (src/ui/i18n/strings.hpp).
       window.attentionLabUtf16.call(lab, '_attn_add_view_strings', module.UTF8ToString(module._poem_view_strings()));
       model = module;
@@ -136,7 +143,9 @@
     return fetchBytes(url);
   }
 
-  // The rest of the corpus, for training in the page (asked for by Start).
+  // The rest of the corpus, for training in the page (asked for by Start):
+  // into a worker of its own, or into this page's module when none starts
+  // (then training is time-sliced between frames: slower, and frames longer).
   let corpusLoading = null;
   function corpus(lab) {
     if (corpusLoading) return corpusLoading;
@@ -144,6 +153,13 @@
       if (!model) await request(lab);
       const song100 = await fetchBytes('corpus/song100');
       const modern = await fetchMaybeGzipped('corpus/chinese');
+      try {
+        await startWorker(lab, song100, modern);
+        status.trainer = 'worker';
+        return;
+      } catch (e) {
+        console.warn(`attention lab: no worker for training (${e.message}); it runs in the page`);
+      }
       const s = intoHeap(model, song100);
       const m = intoHeap(model, modern);
       let error;
@@ -154,6 +170,7 @@
         model._free(m);
       }
       if (error) throw new Error(error);
+      status.trainer = 'page';
     })().then(() => {
       window.attentionLabUtf16.call(lab, '_attn_poem_corpus_loaded', '');
       wake();
@@ -163,6 +180,86 @@
       wake();
     });
     return corpusLoading;
+  }
+
+  // The trainer's worker (poem_worker.js): loaded with the same files, then
+  // it answers requests in the order they were posted.
+  let worker = null;
+  const posted = [];     // the ops of the requests it has not answered yet
+  const computing = [];  // the compute() promises it has not answered yet ({resolve})
+  function startWorker(lab, song100, modern) {
+    if (typeof Worker !== 'function') return Promise.reject(new Error('this browser has no Worker'));
+    return new Promise((resolve, reject) => {
+      const w = new Worker('poem_worker.js');
+      const failed = (message) => {
+        if (worker === w) return stopped(lab, w, message);
+        w.terminate();  // it never started: training runs in the page instead
+        reject(new Error(message));
+      };
+      w.onerror = (event) => {
+        event.preventDefault();
+        failed(event.message || 'poem_worker.js could not start');
+      };
+      w.onmessage = ({ data }) => {
+        if ('loaded' in data) {
+          if (data.loaded) return failed(data.loaded);
+          worker = w;
+          lab.attnPoemPost = post;
+          resolve();
+        } else if ('answer' in data) {
+          answer(lab, posted.shift(), data.answer);
+        } else if ('computed' in data) {
+          computing.shift().resolve(JSON.parse(data.computed));
+        } else if ('failed' in data) {
+          failed(data.failed);
+        }
+      };
+      w.postMessage({ load: { weights: files.weights, tang300: files.tang300, song100, modern } });
+    });
+  }
+
+  function answer(lab, op, bytes) {
+    const pointer = intoHeap(lab, bytes);
+    try {
+      lab._attn_poem_answer(op, pointer, bytes.length);
+    } finally {
+      lab._free(pointer);
+    }
+    wake();
+  }
+
+  // The bytes of an answer that is only an error (api/poem_wire.hpp: [u32 size][UTF-8]).
+  function errorAnswer(message) {
+    const text = new TextEncoder().encode(message);
+    const bytes = new Uint8Array(4 + text.length);
+    new DataView(bytes.buffer).setUint32(0, text.length, true);
+    bytes.set(text, 4);
+    return bytes;
+  }
+
+  // The worker stopped (an abort, out of memory): what it still owed is
+  // answered with why, and Start fetches the corpus into a new one.
+  function stopped(lab, w, message) {
+    worker = null;
+    corpusLoading = null;
+    delete lab.attnPoemPost;
+    w.terminate();
+    console.warn(`attention lab: the trainer stopped: ${message}`);
+    while (posted.length) answer(lab, posted.shift(), errorAnswer(`the trainer stopped: ${message}`));
+    while (computing.length) computing.shift().resolve({ error: `poem: the trainer stopped: ${message}` });
+    window.attentionLabUtf16.call(lab, '_attn_poem_corpus_loaded', `the trainer stopped: ${message}`);
+    wake();
+  }
+
+  function post(lab, pointer, size) {
+    const bytes = lab.HEAPU8.slice(pointer, pointer + size);
+    const op = size >= 4 ? new DataView(bytes.buffer).getUint32(0, true) : 0;
+    if (!worker) {  // answered, like the worker would, after this call returns
+      setTimeout(() => answer(lab, op, errorAnswer('the trainer stopped')), 0);
+      return;
+    }
+    posted.push(op);
+    worker.postMessage({ request: bytes }, [bytes.buffer]);
   }
 
   function call(lab, pointer, size) {
@@ -184,6 +281,12 @@
   function compute(config) {
     if (!model) return { error: 'poem: the model is not loaded (attentionLab.loadPoem() loads it)' };
     const text = JSON.stringify(config);
+    if (worker && config.poem && config.poem.model === 'training') {
+      return new Promise((resolve) => {
+        computing.push({ resolve });
+        worker.postMessage({ compute: text });
+      });
+    }
     return JSON.parse(model.UTF8ToString(window.attentionLabUtf16.call(model, '_poem_compute', text)));
   }
 

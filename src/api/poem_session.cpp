@@ -107,6 +107,8 @@ std::string PoemSession::train_read(const std::string& text, PoemReadingData& ou
   return read_with(trainer_->model(), text, out);
 }
 
+const poem::PoemModel* PoemSession::trained_model() const { return trainer_ ? &trainer_->model() : nullptr; }
+
 std::string PoemSession::train_corpus(std::string_view song100, std::string_view modern) {
   song100_ = poem::parse_fortunes(song100);
   modern_ = poem::parse_fortunes(modern);
@@ -295,11 +297,11 @@ std::vector<uint8_t> PoemSession::serve(const uint8_t* request, std::size_t size
       return std::move(out.bytes);
     }
     case PoemOp::Export: {
+      // The reading on the reader's screen, by whichever model read it (the
+      // model being trained may live in another thread: web/poem.js).
       const std::string what = in.str(), text = in.str();
-      const bool trained = in.u32() != 0;
-      if (!in.ok()) break;
-      PoemReadingData d;
-      if (std::string e = trained ? train_read(text, d) : read(text, d); !e.empty()) return answer_error(e);
+      const PoemReadingData d = read_reading(in);
+      if (!in.ok() || d.tokens.empty()) break;
       ExportFile file;
       if (!poem_export(d, text, what, &file)) return answer_error(what + ": not a file of this view");
       out.str("");

@@ -57,6 +57,8 @@ class PoemSession {
   const PoemTraining& train_run(int units);
   const PoemTraining& training() const { return training_; }
   std::string train_read(const std::string& text, PoemReadingData& out) const;
+  // The model being trained (compute()'s {"poem": {"model": "training"}}); null before a TrainReset.
+  const poem::PoemModel* trained_model() const;
 
   // One request's answer (poem_wire.hpp); an unknown op or a short request
   // is an answer with an error.

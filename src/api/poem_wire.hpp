@@ -88,7 +88,7 @@ enum class PoemOp : uint32_t {
   TrainReset = 6,   // seed, the fixed poem (held-out index) -> PoemTraining (a fresh model)
   TrainRun = 7,     // units (a sequence of the batch or a held-out poem each) -> PoemTraining
   TrainRead = 8,    // text -> PoemReadingData, read by the model being trained
-  Export = 9,       // file name, text, trained (u32) -> name, mime, bytes (api/poem_export.hpp)
+  Export = 9,       // file name, text, its PoemReadingData -> name, mime, bytes (api/poem_export.hpp)
 };
 
 class WireWriter {

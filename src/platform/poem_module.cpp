@@ -8,7 +8,8 @@
 //   poem_corpus(song100, size, chinese, size) -> "" or the error (training needs them)
 //   poem_view_strings() -> the view's strings (added to the lab's tables)
 //   poem_call(request, size) -> the answer (valid until the next call); poem_answer_size()
-//   poem_compute(config_json) -> JSON (api/poem_json.hpp's document, or {"error": ...})
+//   poem_compute(config_json) -> JSON (api/poem_json.hpp's document, or {"error": ...}); in the
+//     trainer's worker too, for the model being trained
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -65,18 +66,25 @@ EMSCRIPTEN_KEEPALIVE const uint8_t* poem_call(const uint8_t* request, int size) 
 
 EMSCRIPTEN_KEEPALIVE int poem_answer_size() { return int(answer.size()); }
 
-// {"poem": {"text": "床前明月光"}} -> what `attention_cli poem attend --json` prints.
+// {"poem": {"text": "床前明月光"}} -> what `attention_cli poem attend --json` prints;
+// "model": "training" reads the model being trained (in the trainer's worker,
+// web/poem_worker.js, when there is one), "shipped" (the default) the one loaded.
 EMSCRIPTEN_KEEPALIVE const char* poem_compute(const char* config_json) {
+  using attn::api::Json;
   attn::api::OutJson out;
-  const attn::api::Json config = attn::api::Json::parse(config_json ? config_json : "", nullptr, false);
+  const Json config = Json::parse(config_json ? config_json : "", nullptr, false);
+  const Json* poem = config.is_object() && config.contains("poem") ? &config["poem"] : nullptr;
+  const Json model = poem && poem->is_object() ? poem->value("model", Json("shipped")) : Json();
+  const attn::poem::PoemModel* read_by = model == "training" ? session().trained_model() : session().model();
   std::string error;
-  const attn::api::Json* poem = config.is_object() && config.contains("poem") ? &config["poem"] : nullptr;
   if (!poem || !poem->is_object() || !poem->contains("text") || !(*poem)["text"].is_string()) {
     error = "poem: expected {\"poem\": {\"text\": \"...\"}}";
-  } else if (!session().loaded()) {
-    error = "poem: the model is not loaded";
+  } else if (model != "shipped" && model != "training") {
+    error = "poem: model: expected \"shipped\" or \"training\"";
+  } else if (!read_by) {
+    error = model == "training" ? "poem: no model is being trained (Start or Step first)" : "poem: the model is not loaded";
   } else {
-    error = attn::api::poem_attend(*session().model(), (*poem)["text"].get<std::string>(), out);
+    error = attn::api::poem_attend(*read_by, (*poem)["text"].get<std::string>(), out);
   }
   text = error.empty() ? out.dump() : attn::api::OutJson{{"error", error}}.dump();
   return text.c_str();

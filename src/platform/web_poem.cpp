@@ -6,9 +6,12 @@
 //   JS   _attn_poem_progress(received, total) while the weights arrive
 //   JS   _attn_poem_loaded(error)      "" when the model answers, else why not
 //   C++  Start asks for the rest of the corpus -> Module.attnRequestPoemCorpus(Module);
-//   JS   _attn_poem_corpus_loaded(error) once the module has song100 and chinese
+//   JS   _attn_poem_corpus_loaded(error) once the trainer has song100 and chinese: in a
+//        Web Worker of its own when the browser gives one (then Module.attnPoemPost is set)
 //   C++  a request's bytes             -> Module.attnPoemCall(Module, pointer, size): the
 //        answer copied into this module's heap as [u32 size][bytes] (freed here)
+//   C++  a request for the model being trained -> Module.attnPoemPost(Module, pointer, size)
+//   JS   _attn_poem_answer(op, pointer, size) with its answer, when the worker is done
 #include "platform/web_poem.hpp"
 
 #include <algorithm>
@@ -36,6 +39,11 @@ std::vector<uint8_t> call_poem_module(const std::vector<uint8_t>& request) {
   std::vector<uint8_t> out(bytes, bytes + size);
   std::free(reinterpret_cast<void*>(answer));
   return out;
+}
+
+// To the trainer's Web Worker; the answer comes back through attn_poem_answer.
+void post_to_trainer(const std::vector<uint8_t>& request) {
+  EM_ASM({ Module.attnPoemPost(Module, $0, $1); }, request.data(), request.size());
 }
 
 }  // namespace
@@ -124,6 +132,16 @@ EMSCRIPTEN_KEEPALIVE void attn_poem_corpus_loaded(const char* error) {
   attn::ui::mark_state_changed(state);
   state.poem.corpus = error && !*error ? attn::ui::PoemLoad::Ready : attn::ui::PoemLoad::Failed;
   state.poem.corpus_error = error ? error : "this page has no loader for it (web/poem.js)";
+  // A new trainer (the first, or one after a worker stopped): Start begins from a fresh model.
+  if (state.poem.corpus == attn::ui::PoemLoad::Ready) state.poem.training.reset();
+  // Without a worker (none in this browser, or it failed to start) training runs here, time-sliced.
+  state.poem.post = EM_ASM_INT({ return !!Module.attnPoemPost; }) ? attn::platform::post_to_trainer : nullptr;
+}
+
+// The worker's answer to a request posted to it (op: the request's).
+EMSCRIPTEN_KEEPALIVE void attn_poem_answer(int op, const uint8_t* answer, int size) {
+  attn::ui::poem_take_answer(attn::platform::web_app().state, attn::api::PoemOp(op),
+                             std::vector<uint8_t>(answer, answer + std::max(0, size)));
 }
 
 }  // extern "C"

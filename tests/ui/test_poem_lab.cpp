@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <deque>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -468,6 +469,92 @@ TEST_CASE("poem lab: training in the page (Step, Start, Pause) lowers the held-o
   CHECK(state.poem.training->steps == 0);
 }
 
+// The browser's trainer is a Web Worker (web/poem.js): requests posted, the
+// answers back later and in order. Here a queue stands for it; the lab must
+// keep one training request in flight at a time, keep the last reading on
+// screen until the trained model's arrives, and end a Step or a Reset where
+// the in-process path ends them.
+TEST_CASE("poem lab: training through a posted trainer (the browser's worker) answers in order") {
+  AppState state;
+  make_ready(state);
+  poem_update(state);
+  std::string dir = ATTN_TANG300_FILE, song100, chinese;
+  dir = dir.substr(0, dir.rfind('/'));
+  REQUIRE(read_file((dir + "/song100").c_str(), song100));
+  REQUIRE(read_file((dir + "/chinese").c_str(), chinese));
+  REQUIRE(session()->train_corpus(song100, chinese).empty());
+  static std::deque<std::vector<uint8_t>> queue;
+  queue.clear();
+  state.poem.post = [](const std::vector<uint8_t>& request) { queue.push_back(request); };
+  // The worker answers the oldest request (the lab is told which op it was).
+  auto answer_one = [&] {
+    REQUIRE(!queue.empty());
+    const std::vector<uint8_t> request = queue.front();
+    queue.pop_front();
+    api::WireReader in(request.data(), request.size());
+    const auto op = api::PoemOp(in.u32());
+    poem_take_answer(state, op, session()->serve(request.data(), request.size()));
+    return op;
+  };
+  poem_train(state, PoemTrainAction::Step);
+  state.poem.corpus = PoemLoad::Ready;
+  poem_update(state);
+  REQUIRE(queue.size() == 1);  // a fresh model first, and nothing more until it answers
+  CHECK(answer_one() == api::PoemOp::TrainReset);
+  CHECK(state.poem.training->steps == 0);
+  CHECK(state.poem.show_trained);
+  int runs = 0;
+  for (int frame = 0; frame < 200 && state.poem.training_running; ++frame) {
+    poem_update(state);
+    CHECK(state.poem.posted == int(queue.size()));
+    CHECK(queue.size() <= 2);  // a TrainRun, and perhaps a TrainRead before it
+    CHECK(state.poem.reading);  // the last reading stays until the new one comes
+    while (!queue.empty()) runs += answer_one() == api::PoemOp::TrainRun;
+  }
+  CHECK(!state.poem.training_running);
+  REQUIRE(state.poem.training);
+  CHECK(state.poem.training->steps == 1);
+  // The held-out poems scored (32 units), then the step's 16 sequences: two requests.
+  CHECK(runs == 2);
+  // The trained model's reading of its fixed poem came from the trainer.
+  for (int frame = 0; frame < 5; ++frame) {
+    poem_update(state);
+    while (!queue.empty()) answer_one();
+  }
+  REQUIRE(state.poem.reading);
+  CHECK(state.poem.read_trained);
+  CHECK(state.poem.read_text == state.poem.summary->held_out[0]);
+  api::PoemReadingData direct;
+  REQUIRE(session()->train_read(state.poem.summary->held_out[0], direct).empty());
+  CHECK(direct.att == state.poem.reading->att);
+  // Start, then Pause and Reset while a TrainRun is on its way: its answer
+  // comes first, then the fresh model's; nothing more is posted.
+  poem_train(state, PoemTrainAction::Start);
+  poem_update(state);
+  REQUIRE(queue.size() == 1);
+  poem_train(state, PoemTrainAction::Pause);
+  poem_train(state, PoemTrainAction::Reset);
+  CHECK(queue.size() == 2);
+  CHECK(answer_one() == api::PoemOp::TrainRun);
+  CHECK(state.poem.training->steps == 2);
+  CHECK(answer_one() == api::PoemOp::TrainReset);
+  CHECK(state.poem.training->steps == 0);
+  for (int frame = 0; frame < 5; ++frame) {
+    poem_update(state);
+    while (!queue.empty()) CHECK(answer_one() == api::PoemOp::TrainRead);
+  }
+  CHECK(state.poem.posted == 0);
+  CHECK(!state.poem.training_running);
+  // A trainer that stopped answers with why; training stops and says so.
+  poem_train(state, PoemTrainAction::Start);
+  poem_update(state);
+  REQUIRE(queue.size() == 1);
+  queue.clear();
+  poem_take_answer(state, api::PoemOp::TrainRun, api::answer_error("the trainer stopped: out of memory"));
+  CHECK(!state.poem.training_running);
+  CHECK(state.poem.corpus_error == "the trainer stopped: out of memory");
+  CHECK(state.poem.posted == 0);
+}
 
 }  // namespace
 }  // namespace attn::ui

@@ -32,8 +32,9 @@ export class Lab {
   // Handed over as JSON text: Playwright's own transfer of nested arrays took
   // 151 s for a 512-token, 16-head result (13 s as text).
   compute(config) {
-    return this.page.evaluate((t) => {
-      const result = window.attentionLab.compute(t);
+    return this.page.evaluate(async (t) => {
+      // A Promise for the model being trained ({poem: {model: 'training'}}: its worker answers).
+      const result = await window.attentionLab.compute(t);
       return typeof result === 'string' ? result : JSON.stringify(result);
     }, JSON.stringify(config)).then(JSON.parse);
   }

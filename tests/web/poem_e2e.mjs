@@ -580,21 +580,45 @@ async function screenshots(c, lab, page) {
 }
 
 // Watch it learn: the Step button (a real click) fetches the rest of the
-// corpus, scores the untrained model on the held-out poems and takes one
-// step, a slice a frame; then it pauses by itself. (That training lowers the
-// held-out loss is tests/ui/test_poem_lab.cpp's: 50 steps take minutes here.)
+// corpus into the trainer's worker, which scores the untrained model on the
+// held-out poems and takes one step; then it pauses by itself. Start trains
+// on to step 50, where the held-out poems are scored again: lower (the same
+// as tests/ui/test_poem_lab.cpp's 50 steps, here in wasm off the page's
+// thread). The steps a second and the frames meanwhile are printed, not checked.
 async function training(c, lab, page) {
   await lab.click('poem_train_step');
   await waitPoem(page, (p) => p.training?.steps >= 1 && !p.running, null, 60_000).catch(() => {});
-  const p = (await lab.state()).poem;
+  let p = (await lab.state()).poem;
   c.check(p.corpus === 'ready' && p.training?.steps === 1 && !p.running,
           'Step: the corpus arrives, one training step is taken, then it pauses', JSON.stringify(p.training ?? p.corpus));
+  const trainer = await page.evaluate(() => window.attentionLabPoem.status().trainer);
+  c.check(trainer === 'worker', 'the model is trained in a Web Worker (poem_worker.js), not on the page\'s thread', trainer);
   const loss = p.training?.eval_loss?.[0];
   c.check(p.training?.eval_steps?.[0] === 0 && Math.abs(loss - Math.log(6045)) < 0.3,
           'the untrained model is scored on the held-out poems first: about ln(vocabulary) nats a character', `${loss}`);
-  c.check(p.tokens?.length > 1 && p.heads?.length === 8, 'the heatmaps and head patterns show the model being trained',
-          JSON.stringify(p.heads));
-  await checkPixels(c, lab, 'the model being trained');
+  await waitPoem(page, (q) => q.trained && q.tokens?.length > 1, null, 10_000).catch(() => {});
+  p = (await lab.state()).poem;
+  const { layout } = await checkPixels(c, lab, 'the model being trained (compute() asks its worker)');
+  c.check(p.trained && p.heads?.length === 8 && layout.config?.poem?.model === 'training',
+          'the heatmaps and head patterns show the model being trained', JSON.stringify(layout.config));
+
+  await page.evaluate(() => window.attentionLabFrames.stats({ reset: true }));
+  const started = Date.now();
+  await lab.click('poem_train_start');
+  await waitPoem(page, (q) => q.training?.eval_steps?.length >= 2, null, 120_000).catch(() => {});
+  const seconds = (Date.now() - started) / 1000;
+  const frames = await page.evaluate(() => window.attentionLabFrames.stats({}));
+  await lab.click('poem_train_pause');
+  await waitPoem(page, (q) => !q.running, null, 10_000).catch(() => {});
+  p = (await lab.state()).poem;
+  const t = p.training ?? {};
+  c.check(t.eval_steps?.[1] === 50 && t.eval_loss?.[1] < t.eval_loss?.[0] - 1,
+          `Start to step 50: the held-out loss falls by more than 1 nat (${t.eval_loss?.map((x) => x.toFixed(2)).join(' -> ')})`,
+          JSON.stringify(t.eval_loss));
+  const steps = await (async () => { await lab.frames(10); return (await lab.state()).poem.training?.steps; })();
+  c.check(!p.running && steps === t.steps, 'Pause (a real click) holds it there', `${t.steps} then ${steps}`);
+  console.log(`  training in the worker: ${((t.steps - 1) / seconds).toFixed(2)} steps/s to step ${t.steps} ` +
+              `(with the held-out scoring); page frames meanwhile: ${JSON.stringify(frames)}`);
 }
 
 async function run(c, page, url) {

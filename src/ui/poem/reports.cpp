@@ -43,6 +43,7 @@ nlohmann::json poem_state_json(const PoemLab& lab) {
   }
   if (lab.reading) {
     const api::PoemReadingData& r = *lab.reading;
+    out["trained"] = lab.read_trained;  // read by the model being trained (else the shipped one)
     out["tokens"] = r.tokens;
     json unknown = json::array();
     for (int t = 0; t < r.size(); ++t)

@@ -237,7 +237,11 @@ nlohmann::json rect_json(const AppState& state, float x, float y, float w, float
 // reader's current config).
 nlohmann::json layout_config(const AppState& state) {
   if (open_view(state).source == ViewSource::Chapter) return nlohmann::json{{"experiment", "fig41"}};
-  if (open_view(state).source == ViewSource::Poem) return nlohmann::json{{"poem", {{"text", state.poem.read_text}}}};
+  if (open_view(state).source == ViewSource::Poem) {
+    nlohmann::json poem = {{"text", state.poem.read_text}};
+    if (state.poem.read_trained) poem["model"] = "training";  // compute() asks the trainer
+    return nlohmann::json{{"poem", std::move(poem)}};
+  }
   const ExplorerConfig& shown = state.result ? state.result->config : state.config;
   return nlohmann::json::parse(api::print_explorer_config(shown), nullptr, false);
 }

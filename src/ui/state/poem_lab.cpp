@@ -33,16 +33,10 @@ double now_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-void read_text(AppState& state, const std::string& text) {
+// The model's reading of lab.read_text (or the error) becomes the one on screen.
+void take_reading(AppState& state, const std::vector<uint8_t>& answer, const std::string& error) {
   PoemLab& lab = state.poem;
-  lab.read_text = text;
-  lab.read_trained = lab.show_trained && lab.training;
-  api::WireWriter request;
-  // The model being trained, on its fixed poem; or the shipped one.
-  request.u32(uint32_t(lab.show_trained && lab.training ? api::PoemOp::TrainRead : api::PoemOp::Read));
-  request.str(text);
-  std::vector<uint8_t> answer;
-  lab.read_error = ask(lab, request, answer);
+  lab.read_error = error;
   if (lab.read_error.empty()) {
     api::WireReader in = after_error(answer);
     api::PoemReadingData reading = api::read_reading(in);
@@ -69,6 +63,95 @@ void read_text(AppState& state, const std::string& text) {
   mark_state_changed(state);
 }
 
+// The trainer's answer: its progress, or an error that stops it.
+void take_training(AppState& state, const std::vector<uint8_t>& answer, const std::string& error) {
+  PoemLab& lab = state.poem;
+  if (!error.empty()) {
+    lab.corpus_error = error;
+    lab.training_running = false;
+    return;
+  }
+  api::WireReader in = after_error(answer);
+  api::PoemTraining t = api::read_training(in);
+  if (!in.ok()) return;
+  lab.training = std::move(t);
+  mark_state_changed(state);
+}
+
+// After a TrainRun's answer: stop at the target (or the Step's), and let the
+// heatmaps follow the model being trained, read again at most 4 times a second.
+void after_training_run(AppState& state) {
+  PoemLab& lab = state.poem;
+  if (!lab.training) return;
+  const api::PoemTraining& t = *lab.training;
+  if (t.finished || (lab.training_step_target && t.steps >= lab.training_step_target)) {
+    lab.training_running = false;
+    lab.training_step_target = 0;
+  }
+  if (lab.show_trained && t.steps != lab.trained_read_steps && (now_ms() - lab.trained_read_ms > 250 || !lab.training_running))
+    lab.read_again = true;
+}
+
+// The trainer's answer to `op`, whenever it arrives.
+void take_trainer_answer(AppState& state, api::PoemOp op, const std::vector<uint8_t>& answer) {
+  PoemLab& lab = state.poem;
+  api::WireReader error_in(answer.data(), answer.size());
+  std::string error = error_in.str();
+  if (!error_in.ok()) error = "the poem model gave no answer";
+  switch (op) {
+    case api::PoemOp::TrainReset:
+      take_training(state, answer, error);
+      lab.read_again = true;  // by the new model
+      break;
+    case api::PoemOp::TrainRun:
+      take_training(state, answer, error);
+      after_training_run(state);
+      break;
+    case api::PoemOp::TrainRead:
+      lab.read_posted = false;
+      take_reading(state, answer, error);
+      break;
+    default:
+      break;
+  }
+}
+
+// A request for the model being trained: posted to the trainer's thread
+// (answered later, in order), or answered now.
+void to_trainer(AppState& state, const api::WireWriter& request, api::PoemOp op) {
+  PoemLab& lab = state.poem;
+  if (lab.post) {
+    ++lab.posted;
+    lab.post(request.bytes);
+    return;
+  }
+  std::vector<uint8_t> answer;
+  const std::string error = ask(lab, request, answer);
+  take_trainer_answer(state, op, error.empty() ? answer : api::answer_error(error));
+}
+
+void read_text(AppState& state, const std::string& text) {
+  PoemLab& lab = state.poem;
+  lab.read_text = text;
+  lab.read_trained = lab.show_trained && lab.training;
+  lab.read_again = false;
+  api::WireWriter request;
+  if (lab.read_trained) {  // the model being trained, on its fixed poem
+    request.u32(uint32_t(api::PoemOp::TrainRead));
+    request.str(text);
+    lab.trained_read_ms = now_ms();
+    lab.trained_read_steps = lab.training->steps;
+    lab.read_posted = bool(lab.post);  // until the answer, the last reading stays on screen
+    to_trainer(state, request, api::PoemOp::TrainRead);
+    return;
+  }
+  request.u32(uint32_t(api::PoemOp::Read));
+  request.str(text);
+  std::vector<uint8_t> answer;
+  const std::string error = ask(lab, request, answer);
+  take_reading(state, answer, error);
+}
+
 void sample_step(AppState& state) {
   PoemLab& lab = state.poem;
   api::WireWriter request;
@@ -92,20 +175,6 @@ void sample_step(AppState& state) {
   mark_state_changed(state);
 }
 
-// The trainer's answer: its progress, or an error that stops it.
-void take_training(AppState& state, const std::vector<uint8_t>& answer, const std::string& error) {
-  PoemLab& lab = state.poem;
-  if (!error.empty()) {
-    lab.corpus_error = error;
-    lab.training_running = false;
-    return;
-  }
-  api::WireReader in = after_error(answer);
-  api::PoemTraining t = api::read_training(in);
-  if (!in.ok()) return;
-  lab.training = std::move(t);
-}
-
 void reset_training(AppState& state) {
   PoemLab& lab = state.poem;
   lab.trained_poem = std::max(0, lab.poem);
@@ -113,41 +182,33 @@ void reset_training(AppState& state) {
   request.u32(uint32_t(api::PoemOp::TrainReset));
   request.u32(1);  // the shipped model's seed
   request.u32(uint32_t(lab.trained_poem));
-  std::vector<uint8_t> answer;
-  const std::string error = ask(lab, request, answer);
-  take_training(state, answer, error);
-  lab.reading.reset();  // read again, by the new model
-  lab.read_error.clear();
+  to_trainer(state, request, api::PoemOp::TrainReset);
 }
 
-// A frame's share of training: units until about 7 ms have gone (at least
-// one: a unit is one sequence of a step's batch, or one held-out poem).
+// A TrainRun of `units` (a sequence of a step's batch, or a held-out poem, each).
+void train_units(AppState& state, int units) {
+  api::WireWriter request;
+  request.u32(uint32_t(api::PoemOp::TrainRun));
+  request.u32(uint32_t(units));
+  to_trainer(state, request, api::PoemOp::TrainRun);
+}
+
+// A frame's share of training. In the trainer's own thread: the rest of
+// the step under way (or the Step's), one request at a time, so a Pause
+// waits for at most one step and a reading of the model is never far
+// behind. In this thread: units until about 7 ms have gone (at least one).
 void train_slice(AppState& state) {
   PoemLab& lab = state.poem;
+  if (lab.post) {
+    const api::PoemTraining& t = *lab.training;
+    const int evaluation = t.held_out - t.evaluated;  // held-out poems still to score
+    train_units(state, evaluation > 0 ? evaluation : std::max(1, t.batch - t.sequences));
+    return;
+  }
   const double start = now_ms();
-  const int steps_before = lab.training ? lab.training->steps : 0;
   do {
-    api::WireWriter request;
-    request.u32(uint32_t(api::PoemOp::TrainRun));
-    request.u32(1);
-    std::vector<uint8_t> answer;
-    const std::string error = ask(lab, request, answer);
-    take_training(state, answer, error);
-    if (!lab.training || lab.training->finished || !lab.training_running) break;
-    if (lab.training_step_target && lab.training->steps >= lab.training_step_target) break;
-  } while (now_ms() - start < 7.0);
-  const api::PoemTraining& t = *lab.training;
-  if (t.finished || (lab.training_step_target && t.steps >= lab.training_step_target)) {
-    lab.training_running = false;
-    lab.training_step_target = 0;
-  }
-  // The heatmaps follow the model being trained: read again after a step, at most 4 times a second.
-  if (lab.show_trained && t.steps != steps_before && (now_ms() - lab.trained_read_ms > 250 || !lab.training_running)) {
-    lab.reading.reset();  // read again below, by the model as it is now
-    lab.read_error.clear();
-    lab.trained_read_ms = now_ms();
-  }
-  mark_state_changed(state);
+    train_units(state, 1);
+  } while (lab.training && !lab.training->finished && lab.training_running && now_ms() - start < 7.0);
 }
 
 }  // namespace
@@ -169,7 +230,7 @@ void poem_train(AppState& state, PoemTrainAction action) {
       break;
     case PoemTrainAction::Pause:
       lab.training_running = false;
-      if (lab.show_trained) lab.reading.reset();  // the heatmaps show where it stopped
+      if (lab.show_trained) lab.read_again = true;  // the heatmaps show where it stopped
       break;
     case PoemTrainAction::Reset:
       lab.training_running = false;
@@ -195,16 +256,20 @@ void poem_update(AppState& state) {
   if (lab.load == PoemLoad::Idle) lab.load = PoemLoad::Requested;  // the platform loads it (once)
   if (lab.load != PoemLoad::Ready) return;
   if (lab.sampling) sample_step(state);
-  if (lab.training_running && lab.corpus == PoemLoad::Ready) {
+  if (lab.corpus == PoemLoad::Failed) lab.training_running = false;
+  // "Your model" stays chosen while its first answer is on the way.
+  const bool in_flight = lab.posted > int(lab.read_posted);  // a TrainReset or TrainRun
+  if (lab.show_trained && !lab.training && !lab.training_running && !in_flight) lab.show_trained = false;
+  const bool trained = lab.show_trained && lab.training;
+  const std::string text = trained ? lab.summary->held_out[std::size_t(lab.trained_poem)] : poem_text_in_use(lab);
+  const bool stale = lab.read_again || (!lab.reading && lab.read_error.empty()) || text != lab.read_text ||
+                     lab.read_trained != trained;
+  if (stale && !lab.read_posted) read_text(state, text);
+  if (lab.training_running && lab.corpus == PoemLoad::Ready && !in_flight) {
     if (!lab.training) reset_training(state);
-    if (lab.training && !lab.training->finished) train_slice(state);
+    else if (!lab.training->finished) train_slice(state);
     else lab.training_running = false;
   }
-  if (lab.corpus == PoemLoad::Failed) lab.training_running = false;
-  if (lab.show_trained && !lab.training) lab.show_trained = false;
-  const std::string text = lab.show_trained ? lab.summary->held_out[std::size_t(lab.trained_poem)] : poem_text_in_use(lab);
-  if ((!lab.reading && lab.read_error.empty()) || text != lab.read_text || lab.read_trained != lab.show_trained)
-    read_text(state, text);
 }
 
 bool poem_busy(const PoemLab& lab) {
@@ -232,7 +297,7 @@ bool poem_export_file(const PoemLab& lab, const std::string& what, api::ExportFi
   request.u32(uint32_t(api::PoemOp::Export));
   request.str(what);
   request.str(lab.read_text);
-  request.u32(lab.read_trained);
+  api::write_reading(request, *lab.reading);
   std::vector<uint8_t> answer;
   if (!ask(lab, request, answer).empty()) return false;
   api::WireReader in = after_error(answer);
@@ -262,6 +327,12 @@ const api::PoemHead* poem_head_found(const PoemLab& lab, int layer, int head) {
   for (const api::PoemHead& h : *heads)
     if (h.layer == layer && h.head == head) return &h;
   return nullptr;
+}
+
+void poem_take_answer(AppState& state, api::PoemOp op, const std::vector<uint8_t>& answer) {
+  PoemLab& lab = state.poem;
+  lab.posted = std::max(0, lab.posted - 1);
+  take_trainer_answer(state, op, answer);
 }
 
 }  // namespace attn::ui

@@ -49,11 +49,21 @@ struct PoemLab {
   // The session (set by the platform when the model is ready): a request's
   // bytes in, the answer's bytes out (api/poem_wire.hpp).
   std::function<std::vector<uint8_t>(const std::vector<uint8_t>&)> call;
+  // The trainer's own thread, when the platform has one (the browser: a Web
+  // Worker, web/poem.js): the model being trained gets its requests there
+  // and answers through poem_take_answer, later and in order, so no frame
+  // waits for a step. Without it (the desktop) they go through `call`, a
+  // few milliseconds a frame. (A plain pointer: each std::function type
+  // costs the first download.)
+  void (*post)(const std::vector<uint8_t>& request) = nullptr;
+  int posted = 0;  // requests posted and not answered yet
   std::optional<api::PoemSummary> summary;
 
   // ---- what the model answered for the text in use -----------------------------
   std::string read_text;     // the text the reading (or read_error) belongs to
   bool read_trained = false; // ... and whether the model being trained read it
+  bool read_posted = false;  // that reading is on its way from the trainer's thread (the last stays on screen)
+  bool read_again = false;   // the model changed: read the text again
   std::optional<api::PoemReadingData> reading;
   std::string read_error;    // e.g. the text is empty
   std::vector<Matrix> weights;  // reading's heads as matrices, [layer * heads + head]
@@ -74,12 +84,16 @@ struct PoemLab {
   int training_step_target = 0;  // Step: run until this step, then pause (0: none)
   bool show_trained = false;     // the heatmaps show the model being trained, on its fixed poem
   int trained_poem = 0;          // that poem (a held-out index), fixed at Start / Reset
-  double trained_read_ms = 0;    // when the trained model's reading was last refreshed (steady clock, ms)
+  double trained_read_ms = 0;    // when the trained model's reading was last asked for (steady clock, ms)
+  int trained_read_steps = -1;   // ... and at which step
 };
 
 // The training panel's buttons (the view's panel and the accessible copy).
 enum class PoemTrainAction { Start, Pause, Step, Reset };
 void poem_train(AppState& state, PoemTrainAction action);
+
+// The answer to a request posted to the trainer's thread (`post`); op: the request's.
+void poem_take_answer(AppState& state, api::PoemOp op, const std::vector<uint8_t>& answer);
 
 // The poem view is open (its statistics and requests run only then).
 bool poem_open(const AppState& state);
