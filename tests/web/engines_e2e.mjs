@@ -560,6 +560,15 @@ async function poemView(c, page, { url }) {
   }
   c.check(continued[0] === continued[1] && continued[0].startsWith('春眠') && continued[0].length > 2,
           '续写 from the same prompt and seed gives the same continuation', JSON.stringify(continued));
+  // Step: the trainer starts in this engine's Web Worker (poem_worker.js), scores
+  // the untrained model and takes one step; the heatmaps show that model, and
+  // compute() asks the worker for the same numbers.
+  await lab.click('poem_train_step');
+  const stepped = await until(async () => (await poemState(lab)).training?.steps, 1, 180_000);
+  const trainer = await page.evaluate(() => window.attentionLabPoem.status().trainer);
+  c.check(stepped === 1 && trainer === 'worker', 'Step trains one step in a Web Worker', `steps ${stepped}, trainer ${trainer}`);
+  await until(async () => (await poemState(lab)).trained, true, 10_000);
+  await checkPixels(c, lab, 'learned heads, the model being trained');
 }
 
 const SECTIONS = { load, views, typing, poem: poemView, 'quick taps': quickTaps, clipboard, zoom, url: urlState, embed, csp,
