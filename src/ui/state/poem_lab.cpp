@@ -273,7 +273,10 @@ void poem_update(AppState& state) {
 }
 
 bool poem_busy(const PoemLab& lab) {
-  return lab.load == PoemLoad::Requested || lab.corpus == PoemLoad::Requested || lab.sampling || lab.training_running;
+  // Training in the trainer's thread is not this page's work: its answers
+  // wake the frames (drawing meanwhile would take the CPU it trains on).
+  return lab.load == PoemLoad::Requested || lab.corpus == PoemLoad::Requested || lab.sampling ||
+         (lab.training_running && !lab.post);
 }
 
 void poem_continue(AppState& state) {
