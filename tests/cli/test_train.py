@@ -2,6 +2,7 @@
 falls, the scaled model learns, and bad flags exit 2 with one line on stderr.
 """
 import json
+import os
 import sys
 
 from cli_common import Checks, run_cli, run_json
@@ -12,7 +13,10 @@ c = Checks("cli_train")
 # ---- JSON shape (api/train_json.hpp: the schema the browser's state() shares) ---------
 args = ["train", "--task", "retrieve", "--dk", "32", "--scale", "sqrt", "--steps", "150",
         "--seed", "1", "--json"]
-j = run_json(cli, *args)
+p0 = run_cli(cli, *args)
+if p0.returncode != 0:
+    raise SystemExit(f"FAIL: {' '.join(args)} exited {p0.returncode}: {p0.stderr.decode(errors='replace')}")
+j = json.loads(p0.stdout)
 for key in ("config", "steps", "first_loss", "loss", "accuracy", "grad_norm", "eval_accuracy", "history"):
     c.check(key in j, f"JSON has {key!r}")
 CONFIG_KEYS = {"task", "d_k", "heads", "batch", "learning_rate", "seed", "scaled"}
@@ -39,20 +43,30 @@ c.check(j["eval_accuracy"] >= 0.99, "scaled model, d_k 32: held-out accuracy >= 
         str(j["eval_accuracy"]))
 
 # ---- determinism -------------------------------------------------------------------------
-p1, p2 = run_cli(cli, *args), run_cli(cli, *args)
-c.check(p1.returncode == 0 and p1.stdout == p2.stdout, "two identical runs print identical JSON")
+p1 = run_cli(cli, *args)  # the same run as the first one above
+c.check(p1.returncode == 0 and p1.stdout == p0.stdout, "two identical runs print identical JSON")
 other = run_json(cli, *[a if a != "1" else "2" for a in args])
 c.check(other["history"]["loss"] != hist["loss"], "another seed gives another curve")
 c.check(other["config"]["seed"] == 2, "the seed is echoed")
 
 # ---- scaled vs unscaled at a large d_k -------------------------------------------------------
-big = ["train", "--dk", "256", "--steps", "40", "--seed", "1", "--json"]
+# A d_k 256 step costs ~100 d_k 32 steps. Under the sanitizers (the asan tree
+# sets TRAIN_BIG_STEPS=4; these two runs took 28 of cli_train's 38 CPU-s there)
+# the same code trains a few steps and the race is not judged: the native
+# tree runs the 40 steps it needs, and the unit tests the same race (native, wasm).
+big_steps = int(os.environ.get("TRAIN_BIG_STEPS", "40"))
+big = ["train", "--dk", "256", "--steps", str(big_steps), "--seed", "1", "--json"]
 scaled = run_json(cli, *big, "--scale", "sqrt")
 raw = run_json(cli, *big, "--scale", "none")
 c.check(scaled["config"]["scaled"] is True and raw["config"]["scaled"] is False, "--scale sets config.scaled")
-c.check(scaled["eval_accuracy"] > raw["eval_accuracy"] + 0.3,
-        "d_k 256: the scaled model is far ahead of the unscaled one after 40 steps",
-        f"{scaled['eval_accuracy']} vs {raw['eval_accuracy']}")
+c.check(scaled["steps"] == big_steps and raw["steps"] == big_steps and scaled["config"]["d_k"] == 256,
+        f"d_k 256: both models train {big_steps} steps")
+if big_steps >= 40:
+    c.check(scaled["eval_accuracy"] > raw["eval_accuracy"] + 0.3,
+            "d_k 256: the scaled model is far ahead of the unscaled one after 40 steps",
+            f"{scaled['eval_accuracy']} vs {raw['eval_accuracy']}")
+else:
+    print(f"[SKIP] d_k 256 after {big_steps} steps (TRAIN_BIG_STEPS): the race needs 40; the native tree judges it")
 
 # ---- options -------------------------------------------------------------------------------
 h = run_json(cli, "train", "--heads", "4", "--lr", "0.01", "--batch", "8", "--steps", "5", "--json")
