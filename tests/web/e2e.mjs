@@ -13,10 +13,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
-import { PNG } from 'pngjs';
-
 import { countDistinctColours } from './pixels.mjs';
-import { asObject, checkEachHeatmap, Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
+import { asObject, checkEachHeatmap, Lab, READY_TIMEOUT_MS, runBrowserTest, pngFile } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!webDir || !artefactsDir) {
@@ -103,7 +101,7 @@ async function run(c, page, url) {
   const layoutBefore = await lab.layout();
   const png = await lab.screenshot();
   const layout = await lab.layout();
-  await writeFile(join(artefactsDir, 'web_screenshot.png'), PNG.sync.write(png));
+  await writeFile(join(artefactsDir, 'web_screenshot.png'), pngFile(png));
   await writeFile(join(artefactsDir, 'web_layout.json'), JSON.stringify(layout, null, 2));
   c.check(png.width === VIEWPORT.width && png.height === VIEWPORT.height,
           `screenshot is ${VIEWPORT.width}x${VIEWPORT.height}`, `${png.width}x${png.height}`);
@@ -151,7 +149,7 @@ async function run(c, page, url) {
           await page.evaluate(() => document.getElementById('status').classList.contains('hidden')),
           'after the context is restored the message is gone and the state is the same', JSON.stringify(fieldsAfter));
   const restored = await lab.screenshot();
-  await writeFile(join(artefactsDir, 'web_context_restored.png'), PNG.sync.write(restored));
+  await writeFile(join(artefactsDir, 'web_context_restored.png'), pngFile(restored));
   for (const { hm, checked, skipped, failures } of await checkEachHeatmap(lab, restored, await lab.layout(), result)) {
     if (skipped) continue;
     c.check(failures.length === 0 && checked === hm.rows * hm.cols,
@@ -185,7 +183,7 @@ async function run(c, page, url) {
           await page.evaluate(() => document.body.dataset.ready === '1'),
           'with wasm memory refused, a big request is refused with a message; the last result stays on screen',
           JSON.stringify({ setBig, error: refused.error, tokens: refused.tokens?.length }));
-  await writeFile(join(artefactsDir, 'web_memory_refused.png'), PNG.sync.write(await lab.screenshot()));
+  await writeFile(join(artefactsDir, 'web_memory_refused.png'), pngFile(await lab.screenshot()));
   const refusedCompute = await lab.compute(big);
   c.check(refusedCompute.error?.startsWith(memoryWhy), 'compute() of that request answers {"error": "memory: ..."}',
           JSON.stringify(refusedCompute).slice(0, 300));

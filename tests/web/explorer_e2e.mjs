@@ -25,10 +25,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
-import { PNG } from 'pngjs';
-
 import { colormapColor, countDistinctColours, normalise, pixelAt } from './pixels.mjs';
-import { checkPixels, Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
+import { checkPixels, Lab, READY_TIMEOUT_MS, runBrowserTest, pngFile } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!webDir || !artefactsDir) {
@@ -65,7 +63,7 @@ async function clickCell(c, lab, page) {
   await page.mouse.move(p.x, p.y);
   await lab.frames(3);
   // The hover tooltip (query, key, raw and scaled score, weight), for a person to look at.
-  await writeFile(join(artefactsDir, 'explorer_hover_tooltip.png'), PNG.sync.write(await lab.screenshot()));
+  await writeFile(join(artefactsDir, 'explorer_hover_tooltip.png'), pngFile(await lab.screenshot()));
   await page.mouse.down();
   await lab.frames(2);
   await page.mouse.up();
@@ -247,7 +245,7 @@ async function allViews(c, lab, page, size) {
     const s = await lab.state();
     c.check(s.view === view, `${size.width}x${size.height}: clicking the ${view} tab shows it`, s.view);
     const png = await lab.screenshot();
-    await writeFile(join(artefactsDir, `explorer_${view}_${size.width}x${size.height}.png`), PNG.sync.write(png));
+    await writeFile(join(artefactsDir, `explorer_${view}_${size.width}x${size.height}.png`), pngFile(png));
     const colours = countDistinctColours(png);
     c.check(colours >= 32, `${size.width}x${size.height} ${view}: the screenshot is not blank`, `${colours} colours`);
     await checkPixels(c, lab, `${size.width}x${size.height} ${view}`, png);
@@ -311,7 +309,7 @@ async function flatHeads(c, lab, page) {
           `a click on "shared colour scale" puts every heatmap on ${lo.toFixed(4)}..${hi.toFixed(4)} (the URL says fig41_scale=shared)`,
           JSON.stringify({ shared, stats: stats.length }));
   await checkPixels(c, lab, 'Figure 4.1 on the shared scale');
-  await writeFile(join(artefactsDir, 'explorer_fig41_shared.png'), PNG.sync.write(await lab.screenshot()));
+  await writeFile(join(artefactsDir, 'explorer_fig41_shared.png'), pngFile(await lab.screenshot()));
 }
 
 process.exitCode = await runBrowserTest({ name: 'explorer_e2e', logName: 'explorer', webDir, artefactsDir, viewport: SIZES[0], run });

@@ -17,10 +17,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
-import { PNG } from 'pngjs';
-
 import { countDistinctColours } from './pixels.mjs';
-import { checkPixels, openLab as open, runBrowserTest } from './lab.mjs';
+import { checkPixels, openLab as open, runBrowserTest, pngFile } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!webDir || !artefactsDir) {
@@ -60,7 +58,7 @@ async function everyView(c, lab, page, lang) {
       const what = `${lang} ${size.width}x${size.height} ${view}`;
       c.check(s.view === view && s.lang === lang, `${what}: the tab opens its view in ${lang}`, `${s.view} ${s.lang}`);
       const png = await lab.screenshot();
-      await writeFile(join(artefactsDir, `lang_${lang}_${view}_${size.width}x${size.height}.png`), PNG.sync.write(png));
+      await writeFile(join(artefactsDir, `lang_${lang}_${view}_${size.width}x${size.height}.png`), pngFile(png));
       const colours = countDistinctColours(png);
       c.check(colours >= 32, `${what}: the screenshot is not blank`, `${colours} colours`);
       if (view !== 'scaling') await checkPixels(c, lab, what, png);

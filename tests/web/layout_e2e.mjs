@@ -20,9 +20,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
-import { PNG } from 'pngjs';
-
-import { checkPixels, openLab, runBrowserTest } from './lab.mjs';
+import { checkPixels, openLab, runBrowserTest, pngFile } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!webDir || !artefactsDir) {
@@ -39,7 +37,7 @@ async function open(page, url, query, size) {
 }
 
 async function shot(lab, name) {
-  await writeFile(join(artefactsDir, `layout_${name}.png`), PNG.sync.write(await lab.screenshot()));
+  await writeFile(join(artefactsDir, `layout_${name}.png`), pngFile(await lab.screenshot()));
 }
 
 // A finger on the control's centre: touchstart, a few frames, touchend (the

@@ -13,9 +13,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { PNG } from 'pngjs';
-
-import { checkPixels, dragSlider, openLab, runBrowserTest } from './lab.mjs';
+import { checkPixels, dragSlider, openLab, runBrowserTest, pngFile } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2);
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
@@ -79,7 +77,7 @@ async function pendingTest(c, page, url) {
           JSON.stringify({ shown: layout.config.d_model, heatmaps: layout.heatmaps.length }));
   c.check(Boolean(layout.controls.pending), 'the set-up panel shows the pending line', Object.keys(layout.controls).join(' '));
   const png = await lab.screenshot();
-  await writeFile(join(artefactsDir, 'pending_d512.png'), PNG.sync.write(png));
+  await writeFile(join(artefactsDir, 'pending_d512.png'), pngFile(png));
   seen = [s, ...await untilDone(lab)];
   s = seen.at(-1);
   const frames = seen.map((x) => x.frames);
@@ -115,7 +113,7 @@ async function pendingTest(c, page, url) {
   c.check(shown.config.temperature === s.config.temperature && s.config.temperature !== 1,
           `the result on screen is the slider's last temperature (${s.config.temperature})`,
           JSON.stringify({ shown: shown.config.temperature, config: s.config.temperature }));
-  await writeFile(join(artefactsDir, 'pending_done.png'), PNG.sync.write(await lab.screenshot()));
+  await writeFile(join(artefactsDir, 'pending_done.png'), pngFile(await lab.screenshot()));
   await checkPixels(c, lab, '512 x 16 x 512 after the drag');
 }
 
@@ -127,7 +125,7 @@ async function pendingChinese(c, page, url) {
   c.check(s.lang === 'zh' && s.pending && Boolean(layout.controls.pending),
           'in Chinese the first result of a big config shows the pending line too',
           JSON.stringify({ lang: s.lang, pending: s.pending, controls: Object.keys(layout.controls).length }));
-  await writeFile(join(artefactsDir, 'pending_zh.png'), PNG.sync.write(await lab.screenshot()));
+  await writeFile(join(artefactsDir, 'pending_zh.png'), pngFile(await lab.screenshot()));
   await untilDone(lab);
 }
 

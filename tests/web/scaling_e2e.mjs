@@ -24,10 +24,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
-import { PNG } from 'pngjs';
-
 import { figure42Reference, stdTolerance } from './fig42_reference.mjs';
-import { checkPixels, dragSlider, Lab, READY_TIMEOUT_MS, runBrowserTest } from './lab.mjs';
+import { checkPixels, dragSlider, Lab, READY_TIMEOUT_MS, runBrowserTest, pngFile } from './lab.mjs';
 import { countDistinctColours } from './pixels.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
@@ -162,7 +160,7 @@ async function training(c, lab, page) {
   await page.mouse.move(5, 5);
   await lab.frames(3);
   const png = await lab.screenshot();
-  await writeFile(join(artefactsDir, 'scaling_lab_1280x800.png'), PNG.sync.write(png));
+  await writeFile(join(artefactsDir, 'scaling_lab_1280x800.png'), pngFile(png));
   c.check(countDistinctColours(png) >= 32, 'the trained lab screenshot is not blank');
 
   await lab.click('train_pause');
@@ -194,7 +192,7 @@ async function screenshots(c, lab, page, size) {
     const s = await lab.state();
     c.check(s.scaling.panel === panel, `${size.width}x${size.height}: the ${panel} panel opens with a click`);
     const png = await lab.screenshot();
-    await writeFile(join(artefactsDir, `scaling_${panel}_${size.width}x${size.height}.png`), PNG.sync.write(png));
+    await writeFile(join(artefactsDir, `scaling_${panel}_${size.width}x${size.height}.png`), pngFile(png));
     const colours = countDistinctColours(png);
     c.check(colours >= 32, `${size.width}x${size.height} ${panel}: the screenshot is not blank`, `${colours} colours`);
   }

@@ -14,10 +14,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
-import { PNG } from 'pngjs';
-
 import { DIFFERENT, REFERENCE_SENTENCE, inkDistance, rowLabelInk } from './fonts_e2e.mjs';
-import { Lab, READY_TIMEOUT_MS, press, runBrowserTest } from './lab.mjs';
+import { Lab, READY_TIMEOUT_MS, press, runBrowserTest, pngFile } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!webDir || !artefactsDir) {
@@ -101,7 +99,7 @@ async function typeChinese(c, lab, page) {
           `textarea ${JSON.stringify(t)}, box ${JSON.stringify(box)}`);
   await page.keyboard.type(text, { delay: 15 });
   await expectTokens(c, lab, chars(text), `keyboard.type('${text}')`, page);
-  await writeFile(join(artefactsDir, 'text_input_chinese.png'), PNG.sync.write(await lab.screenshot()));
+  await writeFile(join(artefactsDir, 'text_input_chinese.png'), pngFile(await lab.screenshot()));
 }
 
 async function insertText(c, lab, page) {
