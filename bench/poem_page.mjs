@@ -11,8 +11,11 @@
 //     pattern of the model issue), and the largest seen.
 // Run it on an otherwise idle machine (timings are wall-clock):
 //
-//   node bench/poem_page.mjs build/wasm/web [--seconds 600]
+//   node bench/poem_page.mjs build/wasm/web [--seconds 600] [--no-worker]
 //
+// --no-worker: a page whose browser gives no Worker, so training runs on the
+// page's thread, time-sliced between frames (web/poem.js's fallback): the
+// same figures, for a ratio measured in one session.
 // The web build needs poem_model.bin beside it (scripts/test.sh copies the
 // native build's; or cp build/native/poem_model.bin build/wasm/web/).
 import { existsSync } from 'node:fs';
@@ -27,7 +30,8 @@ import { serveDirectory } from '../tests/web/static_server.mjs';
 
 const args = process.argv.slice(2);
 const webDir = args[0] && resolve(args[0]);
-const seconds = Number(args[args.indexOf('--seconds') + 1] || 600);
+const seconds = Number(args.includes('--seconds') ? args[args.indexOf('--seconds') + 1] : 600);
+const noWorker = args.includes('--no-worker');
 if (!webDir || !existsSync(join(webDir, 'poem_model.bin')) || !(seconds > 0)) {
   console.error('usage: node bench/poem_page.mjs <web build dir with poem_model.bin> [--seconds S]');
   process.exit(2);
@@ -41,6 +45,7 @@ const context = await chromium.launchPersistentContext(profile, {
 });
 try {
   const page = context.pages()[0] ?? await context.newPage();
+  if (noWorker) await context.addInitScript(() => { delete window.Worker; });
   const lab = await openLab(page, url, '?view=poem&lang=zh');
   await page.waitForFunction(() => window.attentionLab.state().poem.load === 'ready', null, { timeout: 120_000 });
   // Frame intervals from requestAnimationFrame, from Start on.

@@ -15,11 +15,6 @@
 (function () {
   'use strict';
   const REFRESH_MS = 120;   // after a frame, the copy follows within this
-  // ... or later when rebuilding it is costly: at most about a tenth of the
-  // page's time (a model training in the learned-heads view changes a 65 x 65
-  // table several times a second, and laying it out took the frames' CPU).
-  const SHARE = 10;
-  let refreshMs = REFRESH_MS;
   const ANNOUNCE_MS = 300;  // the cursor's cell is read at most this often
   const RECOMPUTE_MS = 1000;  // ... and again when its result changes this soon after the key
 
@@ -258,18 +253,19 @@
     const version = Module._attn_a11y_version();
     if (version === lastVersion) return;
     lastVersion = version;
-    const started = performance.now();
     const text = Module.UTF8ToString(Module._attn_a11y());
     try {
       apply(JSON.parse(text));
     } catch (e) {
       console.warn('attention lab: the accessible copy could not be built: ' + e.message);
     }
-    void root.offsetHeight;  // its layout, counted here rather than in the next frame
-    refreshMs = Math.max(REFRESH_MS, SHARE * (performance.now() - started));
+    // Laid out now rather than in the next frame's canvas measurement: a model
+    // training in the learned-heads view changes a 65 x 65 table several
+    // times a second, and its layout held frames up to 240 ms.
+    void root.offsetHeight;
   }
   function schedule() {
-    if (!timer) timer = setTimeout(refresh, refreshMs);
+    if (!timer) timer = setTimeout(refresh, REFRESH_MS);
   }
 
   window.attentionLabA11y = {
