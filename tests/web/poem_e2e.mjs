@@ -532,6 +532,26 @@ async function failures(c, page, url) {
       await cut.close();
     }
   }
+  // No trainer's worker (poem_worker.js answers 404, as a host that did not
+  // copy it): Step still trains, on the page's thread, time-sliced.
+  {
+    const alone = await context.newPage();
+    const errors = watchErrors(alone, /404|Failed to load resource/);
+    try {
+      await alone.route('**/poem_worker.js', (r) => r.fulfill({ status: 404, body: 'not here' }));
+      const lab = await openPoem(alone, url, '?view=poem&lang=en');
+      await lab.click('poem_train_step');
+      await waitPoem(alone, (q) => q.training?.steps >= 1 && !q.running, null, 60_000).catch(() => {});
+      const p = await poemState(lab);
+      const trainer = await alone.evaluate(() => window.attentionLabPoem.status().trainer);
+      c.check(p.training?.steps === 1 && !p.running && trainer === 'page',
+              'without its worker (poem_worker.js: 404) Step trains one step on the page\'s thread',
+              `steps ${p.training?.steps}, running ${p.running}, trainer ${trainer}, corpus ${p.corpus}`);
+      c.check(errors.length === 0, 'the page without the worker: no console or page errors but the 404', errors.join('\n    '));
+    } finally {
+      await alone.close();
+    }
+  }
   await page.bringToFront();
 }
 
@@ -609,7 +629,8 @@ async function training(c, lab, page) {
   const seconds = (Date.now() - started) / 1000;
   const frames = await page.evaluate(() => window.attentionLabFrames.stats({}));
   await lab.click('poem_train_pause');
-  await waitPoem(page, (q) => !q.running, null, 10_000).catch(() => {});
+  // The step on its way when Pause was pressed still lands (the worker took it).
+  await waitPoem(page, (q) => !q.running && q.posted === 0, null, 10_000).catch(() => {});
   p = (await lab.state()).poem;
   const t = p.training ?? {};
   c.check(t.eval_steps?.[1] === 50 && t.eval_loss?.[1] < t.eval_loss?.[0] - 1,

@@ -28,6 +28,7 @@ nlohmann::json poem_state_json(const PoemLab& lab) {
               {"read_error", lab.read_error}, {"sampling", lab.sampling}, {"sample_error", lab.sample_error}};
   out["corpus"] = load_id(lab.corpus);
   out["running"] = lab.training_running;
+  out["posted"] = lab.posted;  // requests on their way to the trainer's worker (a step may land after Pause)
   if (lab.training) {
     const api::PoemTraining& t = *lab.training;
     out["training"] = {{"steps", t.steps},           {"target", t.target},       {"finished", t.finished},
