@@ -11,8 +11,8 @@
 #   CTEST_JOBS=N scripts/test.sh          tests run at once in a tree (default 3)
 #
 # Budget: 20 minutes on a 2-core machine from a clean clone (packages present).
-# Over it since the learned-heads view: 1,807 s in the last whole run, of which
-# tests 1,166 s and builds 629 s with a mostly cold compiler cache (README, "The
+# Over it since the learned-heads view: 1,321 s in the last whole run with a warm
+# compiler cache (tests 1,154 s), 1,807 s with a mostly cold one (README, "The
 # test suite", has the figures and what was paid back). The
 # summary ends with the time per tree and the 10 slowest tests.
 # Long runs are not part of it: SOAK_SECONDS=600 for the 10-minute soak
