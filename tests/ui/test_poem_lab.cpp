@@ -424,6 +424,27 @@ TEST_CASE("poem lab: the exports hold the reading's numbers (CSV and JSON), the 
   CHECK(!request_export(state, "poem_nonsense.json"));
 }
 
+// The rest of the corpus (song100, chinese, beside tang300) into the session,
+// as the platform does once Start asked for it.
+void give_session_corpus() {
+  std::string dir = ATTN_TANG300_FILE, song100, chinese;
+  dir = dir.substr(0, dir.rfind('/'));
+  REQUIRE(read_file((dir + "/song100").c_str(), song100));
+  REQUIRE(read_file((dir + "/chinese").c_str(), chinese));
+  REQUIRE(session()->train_corpus(song100, chinese).empty());
+}
+
+// The heatmaps show the model being trained on its fixed poem (held-out poem
+// 0), with the weights the session's trainer gives for it.
+void check_shows_trained_poem(const AppState& state) {
+  REQUIRE(state.poem.reading);
+  CHECK(state.poem.read_trained);
+  CHECK(state.poem.read_text == state.poem.summary->held_out[0]);
+  api::PoemReadingData direct;
+  REQUIRE(session()->train_read(state.poem.summary->held_out[0], direct).empty());
+  CHECK(direct.att == state.poem.reading->att);
+}
+
 TEST_CASE("poem lab: training in the page (Step, Start, Pause) lowers the held-out loss") {
   AppState state;
   make_ready(state);
@@ -431,11 +452,7 @@ TEST_CASE("poem lab: training in the page (Step, Start, Pause) lowers the held-o
   // Start asks for the rest of the corpus; the platform hands it to the session (as poem_native.cpp does).
   poem_train(state, PoemTrainAction::Step);
   CHECK(state.poem.corpus == PoemLoad::Requested);
-  std::string dir = ATTN_TANG300_FILE, song100, chinese;
-  dir = dir.substr(0, dir.rfind('/'));
-  REQUIRE(read_file((dir + "/song100").c_str(), song100));
-  REQUIRE(read_file((dir + "/chinese").c_str(), chinese));
-  REQUIRE(session()->train_corpus(song100, chinese).empty());
+  give_session_corpus();
   state.poem.corpus = PoemLoad::Ready;
   // Step: exactly one step (its 16 sequences over several frames), then it pauses.
   for (int frame = 0; frame < 400 && state.poem.training_running; ++frame) poem_update(state);
@@ -458,12 +475,7 @@ TEST_CASE("poem lab: training in the page (Step, Start, Pause) lowers the held-o
   CHECK(state.poem.training->eval_steps[1] == 50.0f);
   CHECK(state.poem.training->eval_loss[1] < state.poem.training->eval_loss[0] - 1.0f);
   // The heatmaps show the model being trained, on the fixed poem (held-out poem 0).
-  REQUIRE(state.poem.reading);
-  CHECK(state.poem.read_trained);
-  CHECK(state.poem.read_text == state.poem.summary->held_out[0]);
-  api::PoemReadingData direct;
-  REQUIRE(session()->train_read(state.poem.summary->held_out[0], direct).empty());
-  CHECK(direct.att == state.poem.reading->att);
+  check_shows_trained_poem(state);
   // Reset: a fresh model, scored again from step 0.
   poem_train(state, PoemTrainAction::Reset);
   CHECK(state.poem.training->steps == 0);
@@ -478,11 +490,7 @@ TEST_CASE("poem lab: training through a posted trainer (the browser's worker) an
   AppState state;
   make_ready(state);
   poem_update(state);
-  std::string dir = ATTN_TANG300_FILE, song100, chinese;
-  dir = dir.substr(0, dir.rfind('/'));
-  REQUIRE(read_file((dir + "/song100").c_str(), song100));
-  REQUIRE(read_file((dir + "/chinese").c_str(), chinese));
-  REQUIRE(session()->train_corpus(song100, chinese).empty());
+  give_session_corpus();
   static std::deque<std::vector<uint8_t>> queue;
   queue.clear();
   state.poem.post = [](const std::vector<uint8_t>& request) { queue.push_back(request); };
@@ -521,12 +529,7 @@ TEST_CASE("poem lab: training through a posted trainer (the browser's worker) an
     poem_update(state);
     while (!queue.empty()) answer_one();
   }
-  REQUIRE(state.poem.reading);
-  CHECK(state.poem.read_trained);
-  CHECK(state.poem.read_text == state.poem.summary->held_out[0]);
-  api::PoemReadingData direct;
-  REQUIRE(session()->train_read(state.poem.summary->held_out[0], direct).empty());
-  CHECK(direct.att == state.poem.reading->att);
+  check_shows_trained_poem(state);
   // Start, then Pause and Reset while a TrainRun is on its way: its answer
   // comes first, then the fresh model's; nothing more is posted.
   poem_train(state, PoemTrainAction::Start);
