@@ -7,12 +7,18 @@
 //       state: { text: '我爱自然语言处理', heads: 2, mask: 'causal', view: 'heatmaps' },
 //       controls: 'compact',   // 'full' | 'compact' | 'none'
 //       lang: 'zh',            // default: the reader's browser
-//       height: 450,           // CSS px; default: the element's height, else 450
+//       theme: 'host',         // 'light' | 'dark' | 'auto' (the browser's) | 'host' (this page's); default: the browser's at load
+//       darkSelector: '...',   // theme 'host': the page is dark when this matches (default: VitePress's html.dark)
+//       height: 'auto',        // CSS px, 'auto' (what the figure's content wants) or any CSS height;
+//                              // default: the element's height, else 450
+//       minHeight: 240, maxHeight: 800,  // height 'auto's bounds; default 200 and the window's height
+//       loading: 'lazy',       // 'lazy' (default: when within half a window of the screen) | 'eager'
 //       origins: [...],        // who may message the lab (?origin=); default: this page's origin
 //     });
 //     lab.on('change', (state) => console.log(state.view, state.mask));
 //     await lab.set({ mask: 'padding' });     // resolves with the new state, rejects with the reason
 //     const state = await lab.get();
+//     lab.destroy();                          // the iframe, listeners and observers go
 //   </script>
 //
 // The lab runs in an iframe (index.html beside this script, or options.src):
@@ -39,23 +45,85 @@
     return params.toString();
   }
 
+  // Whether any of the page's style rules has a selector matching `pattern`
+  // (a page whose styles have a dark mode by html.dark); sheets from another
+  // origin cannot be read and count as not.
+  function stylesUse(pattern) {
+    const search = (rules) => Array.from(rules).some((rule) =>
+      pattern.test(rule.selectorText || '') || (rule.cssRules ? search(rule.cssRules) : false));
+    return Array.from(document.styleSheets).some((sheet) => {
+      try {
+        return search(sheet.cssRules);
+      } catch (e) {
+        return false;
+      }
+    });
+  }
+
+  // theme 'host': the host page's dark mode, and a watch on it. An author's
+  // darkSelector alone decides (a class or attribute on <html> or <body>, e.g.
+  // '[data-md-color-scheme="slate"]' for MkDocs Material). Without one,
+  // VitePress's html.dark: present, dark; absent, light on a page whose styles
+  // have a dark mode by it, else the browser's prefers-color-scheme.
+  function hostTheme(options, onChange) {
+    const media = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+    const selector = options.darkSelector || 'html.dark';
+    const ownSwitch = Boolean(options.darkSelector) || stylesUse(/\.dark(?![\w-])/);
+    const theme = () => document.querySelector(selector) ? 'dark'
+      : !ownSwitch && media && media.matches ? 'dark' : 'light';
+    let last = theme();
+    const check = () => {
+      if (theme() !== last) onChange(last = theme());
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(document.documentElement, { attributes: true });
+    if (document.body) observer.observe(document.body, { attributes: true });
+    if (media && media.addEventListener) media.addEventListener('change', check);
+    return {
+      theme: last,
+      stop() {
+        observer.disconnect();
+        if (media && media.removeEventListener) media.removeEventListener('change', check);
+      },
+    };
+  }
+
   function embed(element, options = {}) {
     if (!element || !element.appendChild) throw new TypeError('AttentionLab.embed: expected an element');
     const state = Object.assign({}, options.state);
     if (options.controls) state.controls = options.controls;
     if (options.lang) state.lang = options.lang;
+    // A change of the page's theme becomes a set(); before the lab is ready it waits in send's queue.
+    const host = options.theme === 'host' ? hostTheme(options, (theme) => send({ type: 'set', state: { theme } })) : null;
+    if (options.theme) state.theme = host ? host.theme : options.theme;
     const src = new URL(options.src || 'index.html', scriptSrc);
     src.search = query(state);
     if (options.origins) src.searchParams.set('origin', options.origins.join(','));
     const origin = src.origin;
 
     const iframe = document.createElement('iframe');
-    iframe.src = src.href;
     iframe.title = options.title || (state.lang === 'zh' ? '自注意力实验' : 'Self-attention lab');
-    iframe.loading = options.loading || 'lazy';
     iframe.allow = 'clipboard-write';  // "Copy link" and copying text from the lab
-    const height = options.height || element.clientHeight || 450;
+    // height 'auto': the lab says what its content wants at this width (a 'size' message).
+    const auto = options.height === 'auto';
+    const minHeight = options.minHeight || 200;
+    const fit = (h) => Math.round(Math.min(Math.max(h, minHeight), Math.max(minHeight, options.maxHeight || window.innerHeight)));
+    const height = auto ? fit(450) : options.height || element.clientHeight || 450;
     iframe.style.cssText = 'display:block;width:100%;border:0;height:' + (typeof height === 'number' ? height + 'px' : height);
+    // Lazy: the lab's page loads when the figure comes within half a window of
+    // the screen (the same distance in every browser; native lazy iframes differ).
+    let near = null;
+    if (options.loading !== 'eager' && 'IntersectionObserver' in window) {
+      near = new IntersectionObserver((entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        near.disconnect();
+        iframe.src = src.href;
+      }, { rootMargin: '50% 0px' });
+      near.observe(element);
+    } else {
+      iframe.loading = options.loading || 'lazy';
+      iframe.src = src.href;
+    }
     element.appendChild(iframe);
 
     const listeners = { change: [], ready: [] };
@@ -87,6 +155,8 @@
         for (const fn of listeners.ready) fn(m.state);
       } else if (m.type === 'change') {
         for (const fn of listeners.change) fn(m.state);
+      } else if (m.type === 'size') {
+        if (auto && Number.isFinite(m.height)) iframe.style.height = fit(m.height) + 'px';
       } else if (m.type === 'reply' && pending.has(m.id)) {
         const { resolve, reject } = pending.get(m.id);
         pending.delete(m.id);
@@ -108,8 +178,14 @@
         listeners[type].push(fn);
         return this;
       },
+      // The figure goes: its iframe, listeners and observers; what was asked
+      // of it and not yet answered is rejected.
       destroy() {
         window.removeEventListener('message', onMessage);
+        if (near) near.disconnect();
+        if (host) host.stop();
+        for (const { reject } of pending.values()) reject(new Error('AttentionLab: the figure was destroyed'));
+        pending.clear();
         iframe.remove();
       },
     };

@@ -139,10 +139,24 @@
     });
   }
 
+  // The colour schemes ?theme=auto and ?theme=host follow: the browser's, and
+  // the embedding page's html.dark (VitePress's switch) when that page is of
+  // this site (-1: it is not, or there is none).
+  const darkMedia = window.matchMedia && matchMedia('(prefers-color-scheme: dark)');
+  function hostDark() {
+    try {
+      return window.parent === window ? -1 : window.parent.document.documentElement.classList.contains('dark') ? 1 : 0;
+    } catch (e) {
+      return -1;  // another site's page
+    }
+  }
+
   createAttentionLab({
     canvas: canvas,
     attnStateChanged: stateChanged,
     attnCopyLink: copyLink,
+    attnWantedHeight: (height) => window.attentionLabMessages && window.attentionLabMessages.wantedHeight(height),
+    attnHostDark: hostDark,
     attnEngaged: () => !window.attentionLabFrames || window.attentionLabFrames.engaged(),
     attnRequestFont: window.attentionLabFonts && window.attentionLabFonts.request,  // fonts.js
     attnRequestPoem: (Module) => requestPoem(Module).catch(() => {}),  // poem.js: said on the canvas
@@ -265,6 +279,16 @@
         setFields: (fields) => window.attentionLab.set(fields),
         wake: () => window.attentionLabFrames && window.attentionLabFrames.wake(),
       });
+    }
+    // ?theme=auto and ?theme=host follow their colour scheme as it changes.
+    function colorScheme() {
+      Module._attn_color_scheme(darkMedia && darkMedia.matches ? 1 : 0, hostDark());
+      if (window.attentionLabFrames) window.attentionLabFrames.wake();
+    }
+    if (darkMedia && darkMedia.addEventListener) darkMedia.addEventListener('change', colorScheme);
+    if (hostDark() >= 0) {
+      new MutationObserver(colorScheme).observe(window.parent.document.documentElement,
+                                                { attributes: true, attributeFilter: ['class'] });
     }
     status.classList.add('hidden');
     // The example chapter page, linked from the lab when it is the whole page.

@@ -7,6 +7,7 @@
 //                {attentionLab: 1, type: 'reply', id, ok: false, error}     (a set that changed nothing)
 //                {attentionLab: 1, type: 'ready', state}                    (once, when the lab runs)
 //                {attentionLab: 1, type: 'change', state}                   (after the reader changed something)
+//                {attentionLab: 1, type: 'size', height}                    (the CSS height the content wants at this width)
 // `state` is the reader's whole state as one object of fields, the same names
 // and values as the URL parameters (README: "URL parameters and state
 // fields"); set() takes any subset and applies all of it or nothing.
@@ -76,6 +77,9 @@
     },
     changed() {
       if (lab) post({ type: 'change', state: lab.getFields() });
+    },
+    wantedHeight(height) {
+      post({ type: 'size', height });
     },
     allowedOrigins: () => allowed.slice(),
   };

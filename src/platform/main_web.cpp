@@ -137,8 +137,9 @@ void apply_url(WebApp& app) {
   ui::AppState& state = app.state;
   app.check_generations = EM_ASM_INT({ return window.attentionLabCheckGenerations ? 1 : 0; }) != 0;
   ui::set_language(ui::language_for_tag(page_string(1)));
-  if (EM_ASM_INT({ return !!(window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches); }))
-    state.theme = ui::Theme::Dark;
+  state.browser_dark = EM_ASM_INT({ return !!(window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches); });
+  state.host_dark = EM_ASM_INT({ return Module.attnHostDark ? Module.attnHostDark() : -1; });
+  if (state.browser_dark) state.theme = ui::Theme::Dark;
   // prefers-reduced-motion: nothing on the canvas moves by itself (the text cursor does not blink).
   state.reduced_motion =
       EM_ASM_INT({ return !!(window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches); });
@@ -246,10 +247,22 @@ void frame() {
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   save_dump(app);
   publish_state(app);
+  // A host page that sizes the figure to its content (embed.js, height: 'auto') learns the height it wants.
+  const int wanted = int(std::ceil(app.state.wanted_height / app.state.css_pixel_ratio));
+  if (wanted > 0 && wanted != app.reported_height) {
+    app.reported_height = wanted;
+    EM_ASM({ if (Module.attnWantedHeight) Module.attnWantedHeight($0); }, wanted);
+  }
 }
 
 }  // namespace
 }  // namespace attn::platform
+
+// Dear ImGui 1.86 calls sscanf only to read imgui.ini (its window settings
+// handler), which the page never loads (IniFilename = nullptr below). This
+// definition, which parses nothing, keeps musl's scanf (4.4 KB of wasm) out of
+// the first download; nothing else in the page's module calls it.
+extern "C" int sscanf(const char*, const char*, ...) { return 0; }
 
 int main() {
   using namespace attn::platform;
@@ -322,6 +335,19 @@ extern "C" EMSCRIPTEN_KEEPALIVE void attn_gl_restored() {
     attn::plot::ShutdownContext(*plots);
     plots->renderer_error.clear();  // made again on the next PlotHeatmap
   }
+}
+
+// The colour schemes ?theme=auto and ?theme=host follow (web/main.js): the
+// browser's prefers-color-scheme, and the embedding page's html.dark when that
+// page is of this site (-1: it is not, or there is none). Told at start and on
+// every change.
+extern "C" EMSCRIPTEN_KEEPALIVE void attn_color_scheme(int browser_dark, int host_dark) {
+  attn::ui::AppState& state = attn::platform::web_app().state;
+  const attn::ui::Theme before = state.theme;
+  state.browser_dark = browser_dark != 0;
+  state.host_dark = host_dark;
+  attn::ui::follow_color_scheme(state);
+  if (state.theme != before) attn::ui::mark_state_changed(state);
 }
 
 // One frame, drawn by web/main.js's scheduler on input, on a host page's

@@ -32,6 +32,7 @@ struct WebApp {
   bool check_generations = false;
   float ui_scale = 0;         // devicePixelRatio the fonts and style were built for
   int width = 0, height = 0;  // canvas backbuffer size (CSS size * devicePixelRatio)
+  int reported_height = 0;    // the wanted height (CSS px) web/messages.js last told a host page
   // Strings handed to JavaScript: valid until the next call of the same function.
   std::string compute_result, layout_result, config_result, state_result, fields_result, set_result;
 };

@@ -187,6 +187,8 @@ async function checkAll() {
     for (const [view, flags] of VIEWS.filter(([v]) => ['heatmaps', 'stats', 'training'].includes(v)))
       cases.push({ size, mode: 'full', view, flags, lang: 'zh' });
 
+  if (!sanitized) await wantedHeights();
+
   // Each case is checked as its app exits.
   await forEachLaunch(cases, async ({ size, mode, view, flags, lang }) => {
     const name = `${view}_${mode}_${size}_${lang}`;
@@ -196,6 +198,38 @@ async function checkAll() {
     // Views with heatmaps show at least the first one whole, even at 320x240.
     if (['heatmaps', 'steps', 'chapter'].includes(view))
       c.check(shot.layout.heatmaps.length > 0, `${name}: at least one heatmap is wholly on screen`);
+  });
+}
+
+// height 'auto' (web/embed.js): the height a view wants (layout's
+// wanted_height) depends on the width only; drawn at that height the view does
+// not scroll, and its heatmaps are square (as tall as wide, within a pixel of
+// rounding), and all of them are on screen.
+async function wantedHeights() {
+  const figures = [['heatmaps', ['--view', 'heatmaps', '--controls', 'none', '--heads', '2']],
+                   ['fig42', ['--view', 'scaling', '--panel', 'fig42', '--controls', 'compact', '--frames', '20']],
+                   ['chapter', ['--view', 'chapter', '--controls', 'none']]];
+  const cases = figures.flatMap(([name, flags]) => ['622x450', '622x800'].map((size) => ({ name, flags, size })));
+  const wanted = {};
+  await forEachLaunch(cases, async ({ name, flags, size }) => {
+    const shot = await run(`wanted_${name}_${size}`, size, flags);
+    (wanted[name] ??= {})[size] = shot?.layout.wanted_height;
+  });
+  await forEachLaunch(figures, async ([name, flags]) => {
+    const heights = Object.values(wanted[name]);
+    const same = heights.length === 2 && heights.every((h) => h > 0 && Math.abs(h - heights[0]) <= 1);
+    c.check(same, `${name}: the height it wants at 622 px wide is the same drawn 450 or 800 px tall`, JSON.stringify(wanted[name]));
+    if (!same) return;
+    const height = Math.ceil(heights[0]);
+    const shot = await run(`wanted_${name}_at`, `622x${height}`, flags);
+    if (!shot) return;
+    const { layout } = shot;
+    const notSquare = layout.heatmaps.filter((hm) => Math.abs(hm.w / hm.cols - hm.h / hm.rows) > 1)
+      .map((hm) => `${hm.name} ${show(hm)}`);
+    c.check(!('view_scrollbar' in layout.controls) && layout.heatmaps.every((hm) => inside(hm, layout.framebuffer)) &&
+            notSquare.length === 0,
+            `${name}: drawn at the ${height} px it wants, nothing scrolls, every heatmap is on screen and its cells square`,
+            `${Object.keys(layout.controls).join(' ')}; ${notSquare.join(', ')}`);
   });
 }
 

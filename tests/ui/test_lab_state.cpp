@@ -38,6 +38,39 @@ TEST_CASE("every view has a unique id that round-trips") {
   CHECK(view_ids() == joined);
 }
 
+TEST_CASE("theme=auto and theme=host follow their colour scheme as it changes; light and dark stay") {
+  AppState state;
+  state.browser_dark = true;  // as the page tells it at load (main_web.cpp)
+  CHECK(apply_url_query(state, "?theme=auto").empty());
+  CHECK(state.theme == Theme::Dark);
+  CHECK(state_fields_json(state)["theme"] == "auto");
+  CHECK(url_query(state, StateJson::object()).find("theme=auto") != std::string::npos);
+  state.browser_dark = false;  // the reader's system turned light
+  follow_color_scheme(state);
+  CHECK(state.theme == Theme::Light);
+
+  // host: the embedding page's html.dark when that page is of this site, else the browser's.
+  CHECK(apply_url_query(state, "?theme=host").empty());
+  CHECK(state.theme == Theme::Light);  // no such page yet (host_dark -1): the browser's
+  state.host_dark = 1;
+  follow_color_scheme(state);
+  CHECK(state.theme == Theme::Dark);
+  CHECK(state_fields_json(state)["theme"] == "host");
+  state.host_dark = 0;
+  state.browser_dark = true;
+  follow_color_scheme(state);
+  CHECK(state.theme == Theme::Light);  // the page says light: the browser's dark does not count
+
+  // A chosen theme is kept whatever the schemes do.
+  CHECK(apply_url_query(state, "?theme=light").empty());
+  state.host_dark = 1;
+  follow_color_scheme(state);
+  CHECK(state.theme == Theme::Light);
+  CHECK(state_fields_json(state)["theme"] == "light");
+  CHECK(apply_state_fields(state, nlohmann::json{{"theme", "sepia"}}) ==
+        "theme: \"sepia\" is not one of \"light\", \"dark\", \"auto\", \"host\"");
+}
+
 TEST_CASE("a URL means what it says") {
   AppState state;
   const auto notes = apply_url_query(

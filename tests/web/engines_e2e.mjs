@@ -5,6 +5,7 @@
 // only JS can (losing the WebGL context, reading the DOM).
 //
 //   node tests/web/engines_e2e.mjs <web build dir> <artefacts dir> --engine chromium|firefox|webkit [--only section,...]
+//                                  [--site <built VitePress site root>]
 //
 // Sections (each starts from a fresh load, so one failure does not hide the rest):
 //  load        the page gets ready; the canvas is drawn; heatmap pixels = compute()
@@ -19,6 +20,9 @@
 //  csp         web/csp.txt's policy as a header: a session and the chapter without a violation
 //  context     WebGL context lost and restored: the message, then the same pixels
 //  a11y        the accessible copy's tables (DOM) against compute()
+//  vitepress   the example VitePress site under its base path (tests/web/vitepress_site.mjs):
+//              client-side navigation, lazy figures, VitePress's appearance switch,
+//              the page's buttons, the wheel, away and back
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -30,6 +34,7 @@ import { sleep } from './engines/processes.mjs';
 import { Lab, READY_TIMEOUT_MS, checkPixels, press, sameMatrix } from './lab.mjs';
 import { Checks, checkHeatmaps, countDistinctColours } from './pixels.mjs';
 import { serveDirectory } from './static_server.mjs';
+import { awayAndBack, maskButtons, openChapter, scrollFiguresIn, siteFor, themeSwitch, wheelOverFigure } from './vitepress_site.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
@@ -571,8 +576,23 @@ async function poemView(c, page, { url }) {
   await checkPixels(c, lab, 'learned heads, the model being trained');
 }
 
+// ---- the example VitePress site --------------------------------------------------------
+async function vitepress(c, page) {
+  const site = await serveDirectory(await siteFor(webDir, argv));
+  try {
+    await openChapter(c, page, site.url);
+    await scrollFiguresIn(c, page, VIEWPORT.height);
+    await themeSwitch(c, page, (name, png) => save(`vitepress_${name}`, png));
+    await maskButtons(c, page);
+    await wheelOverFigure(c, page);
+    await awayAndBack(c, page, VIEWPORT.height);
+  } finally {
+    site.server.close();
+  }
+}
+
 const SECTIONS = { load, views, typing, poem: poemView, 'quick taps': quickTaps, clipboard, zoom, url: urlState, embed, csp,
-                   context: contextLoss, a11y };
+                   context: contextLoss, a11y, vitepress };
 
 // ---- the run --------------------------------------------------------------------------
 const SKIPPED = 77;  // ctest: SKIP_RETURN_CODE

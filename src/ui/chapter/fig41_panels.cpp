@@ -241,15 +241,31 @@ void fig41_panels(AppState& state) {
   const bool narrow = avail.x < font * 55;
   const float gap_x = style.ItemSpacing.x, gap_y = style.ItemSpacing.y;
   const float third = std::max(1.0f, std::floor((avail.x - 2 * gap_x) / 3.0f));
+  const int heat_columns = avail.x >= font * 48 ? 3 : avail.x >= font * 30 ? 2 : 1;
+  const int heat_rows = (3 + heat_columns - 1) / heat_columns;
+  const float heat_w = heat_columns == 3 ? third
+                                         : std::max(1.0f, std::floor((avail.x - gap_x * float(heat_columns - 1)) / float(heat_columns)));
   // Square heatmaps in wide windows are limited by the panel width, so the top
-  // row never needs to be much taller than a third of the width.
+  // row never needs to be much taller than a third of the width. Two or one
+  // to a row: square cells under title and formula, never taller than the view.
   float top_h = std::max(1.0f, std::floor(std::min((avail.y - gap_y) * 0.6f, third)));
   if (narrow) top_h = std::max(top_h, std::min(font * 17, avail.y));
-  const float bottom_h = std::max(narrow ? font * 20 : 1.0f, std::floor(avail.y - gap_y - top_h));
+  const float heat_h = heat_columns == 3 ? top_h
+                                         : std::max(std::min(std::clamp(heat_w + font * 5, font * 17, font * 30), avail.y), font * 8);
+  const bool tables_side_by_side = avail.x >= font * 40;
+  const float tables = !narrow ? 0 : tables_side_by_side ? gap_y + font * 16 : 2 * (gap_y + font * 16);
+  // The histograms take what the heatmaps (and, stacked, the tables) leave.
+  const float heat_block = float(heat_rows) * (heat_h + gap_y);
+  const float bottom_h = std::max(narrow ? font * 20 : 1.0f, std::floor(avail.y - heat_block - tables));
+  // The grid's natural height (a host page's height: 'auto'): heatmaps as
+  // tall as their width gives them, the histograms at their narrow minimum.
+  const float natural_heat_h = heat_columns < 3 ? std::clamp(heat_w + font * 5, font * 17, font * 30)
+                               : narrow         ? std::max(third, font * 17)
+                                                : third;
+  want_height(float(heat_rows) * (natural_heat_h + gap_y) + font * 20 + tables, avail.y);
 
   // Too narrow for three readable heatmaps in a row: two or one per row, as
   // wide as the window allows (equal widths: equal cell sizes).
-  const int heat_columns = avail.x >= font * 48 ? 3 : avail.x >= font * 30 ? 2 : 1;
   if (heat_columns == 3) {
     average_panel(state, ImVec2(third, top_h));
     ImGui::SameLine();
@@ -257,9 +273,7 @@ void fig41_panels(AppState& state) {
     ImGui::SameLine();
     head_panel(state, ImVec2(third, top_h), 1);  // equal thirds: equal cell sizes
   } else {
-    const float w = std::max(1.0f, std::floor((avail.x - gap_x * float(heat_columns - 1)) / float(heat_columns)));
-    // Square cells under title and formula, and never taller than the view shows at once.
-    const ImVec2 size(w, std::max(std::min(std::clamp(w + font * 5, font * 17, font * 30), avail.y), font * 8));
+    const ImVec2 size(heat_w, heat_h);
     average_panel(state, size);
     if (heat_columns > 1) ImGui::SameLine();
     head_panel(state, size, 0);
@@ -268,7 +282,6 @@ void fig41_panels(AppState& state) {
 
   if (narrow) {
     // The two tables side by side while each keeps its columns readable, else stacked.
-    const bool tables_side_by_side = avail.x >= font * 40;
     const float half = tables_side_by_side ? std::max(1.0f, std::floor((avail.x - gap_x) * 0.5f)) : avail.x;
     histogram_panel(state, ImVec2(avail.x, bottom_h));
     stats_panel(state, ImVec2(half, font * 16));

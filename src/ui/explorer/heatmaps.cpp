@@ -103,10 +103,7 @@ void heatmaps_view(AppState& state) {
   }
   fully_masked_note(r);
   int columns = 1;
-  ImVec2 cell = grid_cell(heads + 1, &columns, ImGui::GetFontSize() * 13);
-  // No taller than a square heatmap under its title needs (a tall, narrow
-  // window would otherwise leave white space under every heatmap).
-  cell.y = std::max(std::min(cell.y, cell.x + ImGui::GetFontSize() * 2), ImGui::GetFontSize() * 13);
+  const ImVec2 cell = grid_cell(heads + 1, &columns, ImGui::GetFontSize() * 13, ImGui::GetFontSize() * 2);
   for (int i = 0; i <= heads; ++i) {
     if (i % columns) ImGui::SameLine();
     head_heatmap(state, i - 1, cell);

@@ -9,7 +9,7 @@
 #include <cstdlib>
 
 #include <imgui.h>
-#include <imgui_internal.h>  // ImHashStr
+#include <imgui_internal.h>  // ImHashStr, ImGuiWindow (measure_wanted_height)
 #include <nlohmann/json.hpp>
 
 #include "api/explorer_json.hpp"
@@ -62,6 +62,23 @@ bool setup_shown(ControlsMode mode, bool narrow) {
 // The scaling lab is open: its statistics are computed (its training runs whenever started).
 bool scaling_open(const AppState& state) { return open_view(state).source == ViewSource::Scaling; }
 
+// After the lab's content drew into the current window: how tall the lab wants
+// to be (AppState::wanted_height): as tall as it is, changed by what the
+// layouts that fill it would take at their natural heights (want_height,
+// widgets/panel); with no such layout, as tall as its content reaches.
+void measure_wanted_height(AppState& state) {
+  bool reported = false;
+  const float change = take_wanted_height_change(&reported);
+  const float height = ImGui::GetIO().DisplaySize.y;
+  if (reported) {
+    state.wanted_height = height + change;
+    return;
+  }
+  const ImGuiWindow* window = ImGui::GetCurrentWindow();
+  const float host_padding = (window->Flags & ImGuiWindowFlags_ChildWindow) ? ImGui::GetStyle().WindowPadding.y : 0;
+  state.wanted_height = std::max(height, window->DC.CursorMaxPos.y + window->Scroll.y + window->WindowPadding.y + host_padding);
+}
+
 // The open view's controls: the explorer's set-up, or the scaling lab's.
 void setup_child(AppState& state, const ImVec2& size) {
   ImGui::BeginChild("##setup", size, true);
@@ -69,6 +86,7 @@ void setup_child(AppState& state, const ImVec2& size) {
   if (source == ViewSource::Scaling) scaling_setup_panel(state);
   else if (source == ViewSource::Poem) poem_setup_panel(state);
   else setup_panel(state);
+  measure_wanted_height(state);  // the open view's, when it is drawn after this
   ImGui::EndChild();
   record_region(state, "setup_panel");
 }
@@ -82,9 +100,10 @@ ViewsFrame frame_views(AppState& state) {
   };
   if (mode == ControlsMode::None) {
     frame.tabs = false;
-    frame.around = [update](const std::function<void()>& view) {
+    frame.around = [&state, update](const std::function<void()>& view) {
       update();
       view();
+      measure_wanted_height(state);
     };
     return frame;
   }
@@ -112,6 +131,7 @@ ViewsFrame frame_views(AppState& state) {
     update();
     ImGui::BeginChild("##view_body", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollWithMouse);
     view();
+    measure_wanted_height(state);
     plot::ScrollWindowWithWheel();
     ImGui::EndChild();
   };
@@ -177,6 +197,7 @@ void app_frame(AppState& state) {
   const ImGuiWindowFlags host_flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("##lab", nullptr, host_flags);
+  take_wanted_height_change();  // only the open view's layouts count
   draw_notices(state);
   if (state.result) draw_views(state, frame_views(state));
   else setup_child(state, ImVec2(0, 0));  // no result yet: the set-up is the way to one
@@ -273,7 +294,9 @@ std::string layout_json(const AppState& state) {
                  {"heatmaps", std::move(heatmaps)},
                  {"controls", std::move(controls)},
                  {"view", view_id(state.view)},
-                 {"framebuffer", {{"w", state.framebuffer_w}, {"h", state.framebuffer_h}}}};
+                 {"theme", theme_id(state.theme)},  // as drawn (?theme=auto and host follow a colour scheme)
+                 {"framebuffer", {{"w", state.framebuffer_w}, {"h", state.framebuffer_h}}},
+                 {"wanted_height", state.wanted_height}};  // framebuffer px: what a host's height 'auto' is told
   if (state.css_pixel_ratio > 0) layout["device_pixel_ratio"] = state.css_pixel_ratio;
   return layout.dump();
 }

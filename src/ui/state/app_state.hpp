@@ -40,6 +40,11 @@ struct AppState {
   // ---- what the reader chose (serialisable: api::print_explorer_config) ------
   ExplorerConfig config;
   Theme theme = Theme::Light;
+  // ?theme=auto and ?theme=host: `theme` follows the browser's colour scheme,
+  // or the embedding page's, as they change (follow_color_scheme, lab_state.hpp).
+  enum class ThemeSource { Chosen, Browser, Host } theme_source = ThemeSource::Chosen;
+  bool browser_dark = false;  // web: prefers-color-scheme: dark (the platform keeps it current)
+  int host_dark = -1;         // web: the embedding page of this site has html.dark (1) or not (0); -1: no such page
   ControlsMode controls_mode = ControlsMode::Full;
   // Moves (mark_state_changed) whenever the reader, a host page or the app
   // itself may have changed anything the URL or the accessible copy shows: a
@@ -70,6 +75,9 @@ struct AppState {
 
   // ---- platform facts, set before each frame --------------------------------
   float css_pixel_ratio = 0;  // web: devicePixelRatio, adds css_* to the layout; 0 natively
+  // The height the lab's content wants at this width (framebuffer pixels; for a
+  // host page's height: 'auto', web/embed.js): the open view's, measured as it is drawn.
+  float wanted_height = 0;
   bool reduced_motion = false;  // web: prefers-reduced-motion: reduce (no blinking text cursor)
 
   // ---- results from the core (explorer/update.cpp) ----------------------------

@@ -317,8 +317,22 @@ const std::vector<UiField>& ui_fields() {
                      // The tabs are named by their labels: the bars keep the open view and panel.
                      s.select_view_frames = s.scaling.select_panel_frames = 2;
                    }),
-      enum_field("theme", &AppState::theme, {{Theme::Light, "light"}, {Theme::Dark, "dark"}},
-                 ATTN_DOC("Light or dark colours (default: the browser's prefers-color-scheme).")),
+      choice_field("theme", true, [] { return std::vector<StateJson>{"light", "dark", "auto", "host"}; },
+                   ATTN_DOC("Light or dark colours (default: the browser's prefers-color-scheme at load); auto: the "
+                   "browser's prefers-color-scheme as it changes; host: the embedding page's dark mode as it changes, "
+                   "when that page is of the same site (VitePress's html.dark), else as auto."),
+                   [](const AppState& s) {
+                     using Source = AppState::ThemeSource;
+                     return s.theme_source == Source::Browser ? "auto"
+                            : s.theme_source == Source::Host  ? "host"
+                                                              : theme_id(s.theme);
+                   },
+                   [](AppState& s, const Json& v) {
+                     using Source = AppState::ThemeSource;
+                     s.theme_source = v == "auto" ? Source::Browser : v == "host" ? Source::Host : Source::Chosen;
+                     if (s.theme_source == Source::Chosen) theme_from_id(v.get<std::string>(), &s.theme);
+                     follow_color_scheme(s);
+                   }),
       enum_field("controls", &AppState::controls_mode,
                  {{ControlsMode::Full, "full"}, {ControlsMode::Compact, "compact"}, {ControlsMode::None, "none"}},
                  ATTN_DOC("full: the set-up panel and the tabs; compact: the set-up panel behind a button; none: only the "
@@ -408,6 +422,14 @@ Json mask_from_url(const std::string& text) {
 }
 
 }  // namespace
+
+void follow_color_scheme(AppState& state) {
+  using Source = AppState::ThemeSource;
+  if (state.theme_source == Source::Chosen) return;
+  const bool dark = state.theme_source == Source::Host && state.host_dark >= 0 ? state.host_dark == 1 : state.browser_dark;
+  state.theme = dark ? Theme::Dark : Theme::Light;
+}
+
 
 // ---- the JSON object ------------------------------------------------------------
 

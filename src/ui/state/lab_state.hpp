@@ -70,6 +70,10 @@ std::string url_query(const AppState& state, const StateJson& start);
 std::string url_value(const std::string& field, const StateJson& value);
 nlohmann::json value_from_url(const std::string& field, const std::string& text);
 
+// ?theme=auto and ?theme=host: the theme from the colour scheme they follow
+// (AppState::theme_source), after the platform learned a new one.
+void follow_color_scheme(AppState& state);
+
 // The field table as markdown (parameter, values, meaning), for the README.
 std::string state_fields_markdown();
 

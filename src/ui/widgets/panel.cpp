@@ -70,7 +70,15 @@ bool begin_panel(const char* id, const ImVec2& size, const char* title, const ch
 
 void end_panel() { ImGui::EndChild(); }
 
-ImVec2 grid_cell(int count, int* columns, float min_side) {
+namespace {
+// The height of `count` panels `columns` to a row, each `panel_h` high.
+float rows_height(int count, int columns, float panel_h, float gap) {
+  const int rows = (count + columns - 1) / columns;
+  return float(rows) * panel_h + gap * float(rows - 1);
+}
+}  // namespace
+
+ImVec2 grid_cell(int count, int* columns, float min_side, float title_h) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 gap = ImGui::GetStyle().ItemSpacing;
   count = std::max(count, 1);
@@ -89,12 +97,18 @@ ImVec2 grid_cell(int count, int* columns, float min_side) {
       best_columns = c;
     }
   }
+  // The natural size: as many columns as fit at min_side, squares as wide as they are.
+  const int fit = std::clamp(int((avail.x + gap.x) / (min_side + gap.x)), 1, count);
+  const float fit_w = std::max(min_side, std::floor((avail.x - gap.x * float(fit - 1)) / float(fit)));
   // Too small: keep panels at min_side and let the view scroll instead.
   if (best_side < min_side) {
-    best_columns = std::max(1, int((avail.x + gap.x) / (min_side + gap.x)));
-    best = ImVec2(std::max(min_side, std::floor((avail.x - gap.x * float(best_columns - 1)) / float(best_columns))),
-                  min_side);
+    best_columns = fit;
+    best = ImVec2(fit_w, min_side);
   }
+  // No taller than a square plot under its title needs (a tall, narrow window
+  // would otherwise leave white space under every panel).
+  best.y = std::max(std::min(best.y, best.x + title_h), min_side);
+  want_height(rows_height(count, fit, fit_w + title_h, gap.y), avail.y);
   if (columns) *columns = best_columns;
   return best;
 }
@@ -117,7 +131,27 @@ ImVec2 panel_grid(int count, int max_columns, float min_width, float min_height,
   const float h = std::floor((avail.y - gap.y * float(rows - 1)) / float(rows));
   if (columns) *columns = c;
   // Never taller than the region: a panel can always be seen whole.
-  return ImVec2(std::max(w, 1.0f), std::max(h, std::min(min_height, std::max(avail.y, 1.0f))));
+  const ImVec2 size(std::max(w, 1.0f), std::max(h, std::min(min_height, std::max(avail.y, 1.0f))));
+  want_height(rows_height(count, c, min_height, gap.y), avail.y);
+  return size;
+}
+
+namespace {
+float g_wanted_height_change = 0;  // since the last take_wanted_height_change()
+bool g_wanted_height_reported = false;
+}  // namespace
+
+void want_height(float natural, float given) {
+  g_wanted_height_change += natural - given;
+  g_wanted_height_reported = true;
+}
+
+float take_wanted_height_change(bool* reported) {
+  const float change = g_wanted_height_change;
+  if (reported) *reported = g_wanted_height_reported;
+  g_wanted_height_change = 0;
+  g_wanted_height_reported = false;
+  return change;
 }
 
 }  // namespace attn::ui

@@ -32,8 +32,10 @@ void end_panel();
 
 // `count` equal panels filling the region: the rows x columns grid whose
 // panels have the largest square side; when that side is below min_side the
-// panels keep min_side and the region scrolls. Returns the panel size.
-ImVec2 grid_cell(int count, int* columns, float min_side);
+// panels keep min_side and the region scrolls. A panel is never taller than
+// its square plus `title_h` (the title above a square plot), nor lower than
+// min_side. Returns the panel size.
+ImVec2 grid_cell(int count, int* columns, float min_side, float title_h);
 
 // `count` plot panels in the region, row by row: as many columns (at most
 // max_columns) as keep each panel at least min_width wide, the rows sharing
@@ -46,5 +48,16 @@ ImVec2 panel_grid(int count, int max_columns, float min_width, float min_height,
 // else nothing (it goes on a new line): rows of controls wrap rather than
 // run past the window's edge. True when it stayed on the line.
 bool same_line_if_fits(float width);
+
+// How tall the open view wants to be at this width, for a host page that sizes
+// its figure to the content (web/embed.js, height: 'auto'). A layout that
+// fills the rest of its region (grid_cell, panel_grid, Figure 4.1's rows) says
+// the height it would take at its natural size (panels at their minimum
+// height, squares as wide as the columns that fit) and the height it was given;
+// the shell adds the differences to the lab's height (shell/app.cpp,
+// AppState::wanted_height).
+void want_height(float natural, float given);
+// The sum of (natural - given) since the last call, which resets it; *reported: whether any layout said.
+float take_wanted_height_change(bool* reported = nullptr);
 
 }  // namespace attn::ui
