@@ -10,8 +10,9 @@
 //  - Tab goes into a figure and out again;
 //  - away and back (client-side): no iframe and no message listener left
 //    behind, off-screen figures draw nothing;
+//  - ?theme=auto and embed.js's theme 'host' on a plain page follow prefers-color-scheme;
 //  - at 320 px wide: every figure runs, nothing wider than the screen.
-// usage: node vitepress_e2e.mjs <web build dir> <artefacts dir> [--site <built site root>]
+// usage: node vitepress_e2e.mjs <web build dir> <artefacts dir> [--site <built site root>] [--at-root <the site built at />]
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mkdtemp } from 'node:fs/promises';
@@ -23,10 +24,12 @@ import { CHROMIUM_ARGS } from './lab.mjs';
 import { Checks } from './pixels.mjs';
 import { serveDirectory } from './static_server.mjs';
 import { BASE, CHAPTER, FIGURES, autoHeights, awayAndBack, figures, maskButtons, openChapter, scrollFiguresIn, siteFor,
-         themeSwitch, wheelOverFigure } from './vitepress_site.mjs';
+         themeSwitch, until, wheelOverFigure } from './vitepress_site.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2);
+const atRoot = process.argv.includes('--at-root') ? process.argv[process.argv.indexOf('--at-root') + 1] : null;
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+const sites = [];  // the servers' URLs: a request to anything else is outside the site
 const VIEWPORT = { width: 1280, height: 800 };
 
 // The page's 'message' listeners (embed.js adds one per figure), counted by DevTools.
@@ -56,7 +59,37 @@ async function tabInAndOut(c, page) {
   c.check(into >= 0 && path.slice(into + 1).some((p) => p !== 'fig-mask'), 'the next Tab moves it out again', path.join(' > '));
 }
 
-async function run(c, page, url, save) {
+// Outside VitePress: the lab at ?theme=auto follows the reader's
+// prefers-color-scheme as it changes, and embed.js's theme 'host' on a page
+// without a dark mode of its own does too, until the page's <html> says
+// "dark" itself.
+async function colorSchemes(c, page, url, root) {
+  await writeFile(join(root, 'plain.html'), `<!doctype html><meta charset="utf-8"><title>plain</title>
+<div id="fig" style="width:600px"></div>
+<script src="${BASE}labs/attention/embed.js"></script>
+<script>AttentionLab.embed(document.getElementById('fig'), { state: { view: 'heatmaps' }, controls: 'none', theme: 'host', loading: 'eager' });</script>`);
+  const drawn = (frame) => page.evaluate((s) => {
+    const w = s ? document.querySelector(s).contentWindow : window;
+    return w.document.body.dataset.ready === '1' ? w.attentionLab.layout().theme : null;
+  }, frame);
+  for (const [what, path, frame] of [['the lab at ?theme=auto', `${BASE.slice(1)}labs/attention/index.html?view=chapter&theme=auto`, null],
+                                     ['embed.js theme \'host\' on a page without a dark mode', 'plain.html', '#fig iframe']]) {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(url + path);
+    const light = await until(() => drawn(frame), (t) => t === 'light', 60_000);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const dark = await until(() => drawn(frame), (t) => t === 'dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    const back = await until(() => drawn(frame), (t) => t === 'light');
+    c.check(light === 'light' && dark === 'dark' && back === 'light',
+            `${what} follows prefers-color-scheme as it changes (${light} -> ${dark} -> ${back})`);
+  }
+  await page.evaluate(() => document.documentElement.classList.add('dark'));
+  const own = await until(() => drawn('#fig iframe'), (t) => t === 'dark');
+  c.check(own === 'dark', `... and that page's own <html class="dark"> turns it dark (${own})`);
+}
+
+async function run(c, page, url, save, root) {
   const cdp = await page.context().newCDPSession(page);
   await page.goto(url + BASE.slice(1));
   const before = await messageListeners(cdp);
@@ -78,6 +111,22 @@ async function run(c, page, url, save) {
   const after = await messageListeners(cdp);
   c.check(during >= before + 2 && after === before,
           `the figures' message listeners go with them (${before} on the contents page, ${during} in the chapter, ${after} after)`);
+
+  await colorSchemes(c, page, url, root);
+
+  // The same site built at / (the textbook's second host), when given.
+  if (atRoot) {
+    const rootServed = await serveDirectory(atRoot);
+    sites.push(rootServed.url);
+    try {
+      await page.goto(rootServed.url + CHAPTER);
+      await scrollFiguresIn(c, page, VIEWPORT.height);
+      const missing = rootServed.requests.filter(([status]) => status >= 400).map(([st, p]) => `${st} ${p}`);
+      c.check(missing.length === 0, '... in the site built at /, with every file it asked for there', missing.join(', '));
+    } finally {
+      rootServed.server.close();
+    }
+  }
 
   // A phone: 320 px wide.
   await page.setViewportSize({ width: 320, height: 640 });
@@ -121,9 +170,10 @@ async function main() {
       if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
     });
     page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
-    page.on('request', (r) => { if (!r.url().startsWith(served.url) && !r.url().startsWith('data:')) outside.push(r.url()); });
+    sites.push(served.url);
+    page.on('request', (r) => { if (!sites.some((site) => r.url().startsWith(site)) && !r.url().startsWith('data:')) outside.push(r.url()); });
     const save = (name, png) => writeFile(join(artefactsDir, `vitepress_${name}.png`), png);
-    await run(c, page, served.url, save);
+    await run(c, page, served.url, save, root);
     c.check(outside.length === 0, 'no request outside the site', outside.slice(0, 5).join('\n    '));
     const missing = served.requests.filter(([status]) => status >= 400).map(([s, p]) => `${s} ${p}`);
     c.check(missing.length === 0, 'every file the site asked for was there', missing.slice(0, 5).join('\n    '));
