@@ -86,7 +86,7 @@ void setup_child(AppState& state, const ImVec2& size) {
   if (source == ViewSource::Scaling) scaling_setup_panel(state);
   else if (source == ViewSource::Poem) poem_setup_panel(state);
   else setup_panel(state);
-  measure_wanted_height(state);  // the open view's, when it is drawn after this
+  measure_wanted_height(state);  // the set-up's own; a view drawn after it measures again
   ImGui::EndChild();
   record_region(state, "setup_panel");
 }

@@ -430,7 +430,6 @@ void follow_color_scheme(AppState& state) {
   state.theme = dark ? Theme::Dark : Theme::Light;
 }
 
-
 // ---- the JSON object ------------------------------------------------------------
 
 StateJson state_fields_json(const AppState& state) {
