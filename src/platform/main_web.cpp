@@ -31,6 +31,7 @@
 #include "gfx/gl.hpp"
 #include "platform/fonts.hpp"
 #include "platform/input_queue.hpp"
+#include "platform/scan_number.hpp"
 #include "platform/ui_scale.hpp"
 #include "platform/web_app.hpp"
 #include "platform/web_download.hpp"
@@ -258,11 +259,14 @@ void frame() {
 }  // namespace
 }  // namespace attn::platform
 
-// Dear ImGui 1.86 calls sscanf only to read imgui.ini (its window settings
-// handler), which the page never loads (IniFilename = nullptr below). This
-// definition, which parses nothing, keeps musl's scanf (4.4 KB of wasm) out of
-// the first download; nothing else in the page's module calls it.
-extern "C" int sscanf(const char*, const char*, ...) { return 0; }
+// ImGui's scanf: numbers between literal text (scan_number.hpp says why).
+extern "C" int sscanf(const char* text, const char* format, ...) {
+  va_list out;
+  va_start(out, format);
+  const int read = attn::platform::scan_numbers(text, format, out);
+  va_end(out);
+  return read;
+}
 
 int main() {
   using namespace attn::platform;

@@ -34,7 +34,7 @@ import { sleep } from './engines/processes.mjs';
 import { Lab, READY_TIMEOUT_MS, checkPixels, press, sameMatrix } from './lab.mjs';
 import { Checks, checkHeatmaps, countDistinctColours } from './pixels.mjs';
 import { serveDirectory } from './static_server.mjs';
-import { awayAndBack, maskButtons, openChapter, scrollFiguresIn, siteFor, themeSwitch, wheelOverFigure } from './vitepress_site.mjs';
+import { awayAndBack, maskButtons, maskPixels, openChapter, scrollFiguresIn, siteFor, themeSwitch, wheelOverFigure } from './vitepress_site.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
@@ -584,6 +584,7 @@ async function vitepress(c, page) {
     await scrollFiguresIn(c, page, VIEWPORT.height);
     await themeSwitch(c, page, (name, png) => save(`vitepress_${name}`, png));
     await maskButtons(c, page);
+    await maskPixels(c, page, (name, png) => save(`vitepress_${name}`, png));
     await wheelOverFigure(c, page);
     await awayAndBack(c, page, VIEWPORT.height);
   } finally {

@@ -23,7 +23,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS } from './lab.mjs';
 import { Checks } from './pixels.mjs';
 import { serveDirectory } from './static_server.mjs';
-import { BASE, CHAPTER, FIGURES, autoHeights, awayAndBack, figures, maskButtons, openChapter, scrollFiguresIn, siteFor,
+import { BASE, CHAPTER, FIGURES, autoHeights, awayAndBack, figures, maskButtons, maskPixels, openChapter, scrollFiguresIn, siteFor,
          themeSwitch, until, wheelOverFigure } from './vitepress_site.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2);
@@ -100,6 +100,7 @@ async function run(c, page, url, save, root) {
   const during = await messageListeners(cdp);
   await themeSwitch(c, page, save);
   await maskButtons(c, page);
+  await maskPixels(c, page, save);
   await wheelOverFigure(c, page);
   await tabInAndOut(c, page);
   await awayAndBack(c, page, VIEWPORT.height);

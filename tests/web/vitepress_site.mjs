@@ -11,6 +11,8 @@ import { promisify } from 'node:util';
 
 import { PNG } from 'pngjs';
 
+import { checkHeatmaps } from './pixels.mjs';
+
 export const BASE = '/signal-to-intelligence/';  // the textbook's GitHub Pages path
 export const CHAPTER = 'self-attention.html';
 // The chapter's figures: a plain iframe (theme=host), and two <AttentionLab>
@@ -230,6 +232,30 @@ export async function maskButtons(c, page) {
     c.check(got === mask && status.includes(label) && pressed === 'true',
             `the page's "${label}" button sets the figure's mask through set() (mask ${got}, "${status}", aria-pressed ${pressed})`);
   }
+}
+
+// The figure the buttons drive, as the chapter shows it: every heatmap cell
+// in a screenshot of the page has the colour of its value in the lab's
+// compute() of what it shows (a blank or stale canvas fails).
+export async function maskPixels(c, page, save) {
+  await page.evaluate((s) => window.scrollTo(0, document.querySelector(s).getBoundingClientRect().top + window.scrollY - 80), FIGURES.mask);
+  await sleep(600);
+  const { layout, result, origin } = await page.evaluate((s) => {
+    const iframe = document.querySelector(s);
+    const lab = iframe.contentWindow.attentionLab;
+    const l = lab.layout();
+    const r = iframe.getBoundingClientRect();
+    const canvas = iframe.contentDocument.querySelector('canvas').getBoundingClientRect();
+    return { layout: l, result: lab.compute(JSON.stringify(l.config)),
+             origin: { x: r.x + iframe.clientLeft + canvas.x, y: r.y + iframe.clientTop + canvas.y } };
+  }, FIGURES.mask);
+  const png = await page.screenshot();
+  if (save) await save('mask', png);
+  const { checked, failures } = checkHeatmaps(PNG.sync.read(png), layout, result,
+    (h) => ({ x: origin.x + h.css_x, y: origin.y + h.css_y, w: h.css_w, h: h.css_h }));
+  c.check(checked > 0 && failures.length === 0,
+          `the figure the buttons drive, in the chapter: ${checked} heatmap cell centres have the colour of their value`,
+          failures.slice(0, 6).join('\n    '));
 }
 
 // Away to the contents page by its nav link and back (both client-side): no
