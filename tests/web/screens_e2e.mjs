@@ -29,35 +29,47 @@ function distinctColours(png) {
 // most of this test's time when it loaded all 32.
 const COMBOS = ['light', 'dark'].flatMap((theme) => VIEWS.map((view) => ({ theme, view })));
 
+// The sizes without touch share one browser (a fresh load at each size after
+// setViewportSize; a browser's start and first page cost about 4 s more than
+// a load); the phone (touch, isMobile) needs a context of its own.
+const GROUPS = [SIZES.filter((s) => !s.touch), SIZES.filter((s) => s.touch)];
+const named = (size) => `${size.width}x${size.height}`;
+
 let failures = 0;
-for (const [i, size] of SIZES.entries()) {
-  const what = `${size.width}x${size.height}`;
-  const first = COMBOS[(i * 5) % COMBOS.length];  // light heatmaps, dark steps, light chapter, dark scaling
+for (const group of GROUPS) {
   failures += await runBrowserTest({
-    name: `screens_e2e ${what}`, logName: `screens_${what}`, webDir, artefactsDir,
-    viewport: { width: size.width, height: size.height }, locale: 'zh-CN',
-    contextOptions: size.touch ? { hasTouch: true, isMobile: true } : {},
+    name: `screens_e2e ${group.map(named).join(', ')}`,
+    logName: group.length > 1 ? 'screens' : `screens_${named(group[0])}`, webDir, artefactsDir,
+    viewport: { width: group[0].width, height: group[0].height }, locale: 'zh-CN',
+    contextOptions: group[0].touch ? { hasTouch: true, isMobile: true } : {},
     run: async (c, page, url) => {
-      const lab = await openLab(page, url, `?theme=${first.theme}&view=${first.view}${SENTENCE}`, 6);
-      for (const { theme, view } of [first, ...COMBOS.filter((k) => k !== first)]) {
-        const name = `${what} ${theme} ${view}`;
-        if (theme !== first.theme || view !== first.view) {
-          const error = await page.evaluate((fields) => window.attentionLab.set(fields), { theme, view });
-          c.check(error === '', `${name}: set({theme, view}) is accepted`, error);
-          await lab.frames(6);
+      for (const size of group) {
+        const what = named(size);
+        const first = COMBOS[(SIZES.indexOf(size) * 5) % COMBOS.length];  // light heatmaps, dark steps, light chapter, dark scaling
+        await page.setViewportSize({ width: size.width, height: size.height });
+        const lab = await openLab(page, url, `?theme=${first.theme}&view=${first.view}${SENTENCE}`, 6);
+        for (const { theme, view } of [first, ...COMBOS.filter((k) => k !== first)]) {
+          const name = `${what} ${theme} ${view}`;
+          if (theme !== first.theme || view !== first.view) {
+            const error = await page.evaluate((fields) => window.attentionLab.set(fields), { theme, view });
+            c.check(error === '', `${name}: set({theme, view}) is accepted`, error);
+            await lab.frames(6);
+          }
+          const { layout, png } = await checkPixels(c, lab, name);
+          await writeFile(join(artefactsDir, `screens_${what}_${theme}_${view}.png`), pngFile(png));
+          c.check(distinctColours(png) >= 24, `${name}: the screenshot is not blank (${distinctColours(png)} colours)`);
+          c.check(png.width === size.width && png.height === size.height, `${name}: the screenshot is ${what}`,
+                  `${png.width}x${png.height}`);
+          const outside = layout.heatmaps.filter((h) => h.css_x < 0 || h.css_y < 0 ||
+            h.css_x + h.css_w > size.width + 0.5 || h.css_y + h.css_h > size.height + 0.5);
+          c.check(outside.length === 0, `${name}: every heatmap on screen is inside the window`,
+                  outside.map((h) => h.name).join(', '));
+          const state = await lab.state();
+          c.check(state.notices.length === 0, `${name}: no notices`);
+          const fields = asObject(await page.evaluate(() => window.attentionLab.get()));
+          c.check(state.view === view && fields.theme === theme, `${name}: the lab is on that view and theme`,
+                  `${state.view} ${fields.theme}`);
         }
-        const { layout, png } = await checkPixels(c, lab, name);
-        await writeFile(join(artefactsDir, `screens_${what}_${theme}_${view}.png`), pngFile(png));
-        c.check(distinctColours(png) >= 24, `${name}: the screenshot is not blank (${distinctColours(png)} colours)`);
-        const outside = layout.heatmaps.filter((h) => h.css_x < 0 || h.css_y < 0 ||
-          h.css_x + h.css_w > size.width + 0.5 || h.css_y + h.css_h > size.height + 0.5);
-        c.check(outside.length === 0, `${name}: every heatmap on screen is inside the window`,
-                outside.map((h) => h.name).join(', '));
-        const state = await lab.state();
-        c.check(state.notices.length === 0, `${name}: no notices`);
-        const fields = asObject(await page.evaluate(() => window.attentionLab.get()));
-        c.check(state.view === view && fields.theme === theme, `${name}: the lab is on that view and theme`,
-                `${state.view} ${fields.theme}`);
       }
     },
   });
