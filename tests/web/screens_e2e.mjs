@@ -2,9 +2,11 @@
 // phone) and 1920x1080, in the light and the dark theme, in Chinese (most
 // readers) with a Chinese sentence: the heatmaps, steps, Figure 4.1 and the
 // scaling lab. Each is checked as far as a program can: not blank, every
-// heatmap inside the window, heatmap pixels equal to compute(); the PNGs in
-// artifacts/web/screens_* are for a person to look at.
+// heatmap inside the window, heatmap pixels equal to compute(), and at each
+// size no two of the eight look the same; the PNGs in artifacts/web/screens_*
+// are for a person to look at.
 // usage: node screens_e2e.mjs <web build dir> <artefacts dir>
+import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -48,6 +50,7 @@ for (const group of GROUPS) {
         const first = COMBOS[(SIZES.indexOf(size) * 5) % COMBOS.length];  // light heatmaps, dark steps, light chapter, dark scaling
         await page.setViewportSize({ width: size.width, height: size.height });
         const lab = await openLab(page, url, `?theme=${first.theme}&view=${first.view}${SENTENCE}`, 6);
+        const shots = new Map();  // screenshot hash -> the names that gave it
         for (const { theme, view } of [first, ...COMBOS.filter((k) => k !== first)]) {
           const name = `${what} ${theme} ${view}`;
           if (theme !== first.theme || view !== first.view) {
@@ -57,6 +60,8 @@ for (const group of GROUPS) {
           }
           const { layout, png } = await checkPixels(c, lab, name);
           await writeFile(join(artefactsDir, `screens_${what}_${theme}_${view}.png`), pngFile(png));
+          const hash = createHash('sha1').update(png.data).digest('hex');
+          shots.set(hash, [...(shots.get(hash) ?? []), `${theme} ${view}`]);
           c.check(distinctColours(png) >= 24, `${name}: the screenshot is not blank (${distinctColours(png)} colours)`);
           c.check(png.width === size.width && png.height === size.height, `${name}: the screenshot is ${what}`,
                   `${png.width}x${png.height}`);
@@ -70,6 +75,9 @@ for (const group of GROUPS) {
           c.check(state.view === view && fields.theme === theme, `${name}: the lab is on that view and theme`,
                   `${state.view} ${fields.theme}`);
         }
+        // A view or theme that is not drawn (state().view says it is, the screen shows another) gives a repeat.
+        c.check(shots.size === COMBOS.length, `${what}: the ${COMBOS.length} screenshots (views x themes) all differ`,
+                [...shots.values()].filter((names) => names.length > 1).map((names) => names.join(' = ')).join('; '));
       }
     },
   });
