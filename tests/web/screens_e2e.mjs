@@ -32,8 +32,8 @@ function distinctColours(png) {
 const COMBOS = ['light', 'dark'].flatMap((theme) => VIEWS.map((view) => ({ theme, view })));
 
 // The sizes without touch share one browser (a fresh load at each size after
-// setViewportSize; a browser's start and first page cost about 4 s more than
-// a load); the phone (touch, isMobile) needs a context of its own.
+// setViewportSize; a browser's start, first page and close cost 2.5-3.5 s
+// more than a page load here); the phone (touch, isMobile) needs a context of its own.
 const GROUPS = [SIZES.filter((s) => !s.touch), SIZES.filter((s) => s.touch)];
 const named = (size) => `${size.width}x${size.height}`;
 
