@@ -624,13 +624,16 @@ async function main() {
     page = await openBrowser(engine, { viewport: VIEWPORT, locale: 'en-US' });
     console.log(`${engine} ${page.version}, opened in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     for (const [name, section] of Object.entries(SECTIONS).filter(([n]) => !only || only.includes(n))) {
-      const t = Date.now();
+      const t = Date.now(), errorsBefore = page.log.errors.length;
       try {
         await page.setViewportSize(VIEWPORT);
         await section(c, page, context);
       } catch (e) {
         c.check(false, `${name}: ran to the end`, e.stack ?? String(e));
       }
+      // Errors say which section they arose in (WebKit's are read, not sent).
+      await page.flushLog();
+      for (let i = errorsBefore; i < page.log.errors.length; i++) page.log.errors[i] = `${name}: ${page.log.errors[i]}`;
       timings.push(`${name} ${((Date.now() - t) / 1000).toFixed(1)} s`);
     }
     await page.flushLog();

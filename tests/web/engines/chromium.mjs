@@ -16,7 +16,7 @@ export async function open({ viewport, locale = 'en-US', timeoutMs = 60_000 }) {
     const page = await context.newPage();
     const log = new ConsoleLog();
     page.on('console', (m) => log.message(m.type(), m.text()));
-    page.on('pageerror', (e) => log.pageError(e.message));
+    page.on('pageerror', (e) => log.pageError(e.stack ?? e.message));  // a trap's stack names its wasm function
     return {
       engine: 'chromium',
       version: browser.version(),

@@ -68,7 +68,7 @@ export async function open({ viewport, locale = 'en-US', timeoutMs = 60_000 }) {
     await page.setViewport(viewport);
     const log = new ConsoleLog();
     page.on('console', (m) => log.message(m.type(), m.text()));
-    page.on('pageerror', (e) => log.pageError(e.message ?? String(e)));
+    page.on('pageerror', (e) => log.pageError(e.stack ?? e.message ?? String(e)));  // a trap's stack names its wasm function
     const { mouse, keyboard } = page;
     return {
       engine: 'firefox',

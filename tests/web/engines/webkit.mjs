@@ -35,7 +35,8 @@ function installHook() {
     const original = console[type].bind(console);
     console[type] = (...args) => { log.push([type, args.map(String).join(' ')]); original(...args); };
   }
-  addEventListener('error', (e) => log.push(['pageerror', e.message]));
+  // The stack names the wasm function a trap was in (wasm-function[N] in a build without names).
+  addEventListener('error', (e) => log.push(['pageerror', e.error?.stack ? `${e.message}\n${e.error.stack}` : e.message]));
   addEventListener('unhandledrejection', (e) => log.push(['pageerror', `unhandled rejection: ${e.reason?.message ?? e.reason}`]));
 }
 
