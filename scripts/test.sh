@@ -11,8 +11,8 @@
 #   CTEST_JOBS=N scripts/test.sh          tests run at once in a tree (default 3)
 #
 # Budget: 20 minutes on a 2-core machine from a clean clone (packages present).
-# Back under it with the VitePress example: 1,179 s in the last whole run, 1,188 s in
-# CI's (tests 1,049 s, the wasm tree's 830 of them, its Chromium tests one at a time);
+# Back under it with the VitePress example: 1,108 s in the last whole run, 1,188 s in
+# CI's before it (tests 1,049 s, the wasm tree's 830 of them, Chromium's one at a time);
 # README, "The test suite", has the figures and what was paid back. The
 # summary ends with the time per tree and the 10 slowest tests.
 # Long runs are not part of it: SOAK_SECONDS=600 for the 10-minute soak
