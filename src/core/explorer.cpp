@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -237,7 +236,6 @@ static void build_weights(const ExplorerConfig& c, const MultiHeadWeights* train
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 
 // A piece is about this much work: ~1 ms in wasm (SIMD128 kernels at ~25
 // GFLOP/s, ~60 ns a normal draw, a few ns a visited weight), well under a
@@ -627,12 +625,12 @@ ExplorerJob::~ExplorerJob() = default;
 ExplorerJob::ExplorerJob(ExplorerJob&&) noexcept = default;
 ExplorerJob& ExplorerJob::operator=(ExplorerJob&&) noexcept = default;
 
-bool ExplorerJob::step(double budget_ms) {
-  const Clock::time_point start = Clock::now();
+bool ExplorerJob::step(double budget_ms, WorkClock& clock) {
+  const double start = clock.now_ms();
   Impl& j = *impl_;
   while (j.next < j.pieces.size()) {
     j.run(j.pieces[j.next++]);
-    if (std::chrono::duration<double, std::milli>(Clock::now() - start).count() >= budget_ms) break;
+    if (clock.ms_since(start) >= budget_ms) break;
   }
   return done();
 }
@@ -653,14 +651,14 @@ bool has_histograms(const ExplorerResult& r) {
   return !r.average_summary.histogram.counts.empty();
 }
 
-bool fill_histograms(ExplorerResult& r, double budget_ms) {
-  const Clock::time_point start = Clock::now();
+bool fill_histograms(ExplorerResult& r, double budget_ms, WorkClock& clock) {
+  const double start = clock.now_ms();
   bool binned = false;
   for (std::size_t h = 0; h <= r.summaries.size(); ++h) {
     const bool average = h == r.summaries.size();
     HeadSummary& s = average ? r.average_summary : r.summaries[h];
     if (!s.histogram.counts.empty()) continue;
-    if (binned && std::chrono::duration<double, std::milli>(Clock::now() - start).count() >= budget_ms) return false;
+    if (binned && clock.ms_since(start) >= budget_ms) return false;
     const Matrix& w = average ? r.attention.average_weights : r.attention.heads[h].weights;
     s.histogram = histogram(w.data(), std::size_t(w.size()), Figure41Config{}.histogram_bins, s.stats.min, s.stats.max);
     binned = true;
@@ -671,7 +669,8 @@ bool fill_histograms(ExplorerResult& r, double budget_ms) {
 ExplorerResult run_explorer(const ExplorerConfig& c, const ExplorerResult* previous,
                             const MultiHeadWeights* trained) {
   ExplorerJob job(c, previous, trained);
-  while (!job.step(std::numeric_limits<double>::infinity())) {
+  WorkClock clock;
+  while (!job.step(std::numeric_limits<double>::infinity(), clock)) {
   }
   return job.take();
 }

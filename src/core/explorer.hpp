@@ -25,6 +25,7 @@
 #include "statistics.hpp"
 #include "trainer.hpp"
 #include "types.hpp"
+#include "work_clock.hpp"
 
 namespace attn {
 
@@ -184,7 +185,8 @@ struct ExplorerProgress {
 // UI: ui/explorer/update.cpp) and keep drawing the last result meanwhile:
 //
 //   ExplorerJob job(config, previous, trained);   // copies what it reuses (a few MB at most)
-//   while (!job.step(ExplorerJob::kFrameBudgetMs)) { ... draw a frame ... }
+//   WorkClock clock;                               // the steady clock (tests: a counting one)
+//   while (!job.step(ExplorerJob::kFrameBudgetMs, clock)) { ... draw a frame ... }
 //   ExplorerResult result = job.take();
 //
 // The pieces, in order: the embeddings X (a block of tokens each; a repeated
@@ -217,9 +219,9 @@ class ExplorerJob {
   ExplorerJob(ExplorerJob&&) noexcept;
   ExplorerJob& operator=(ExplorerJob&&) noexcept;
 
-  // Runs pieces until budget_ms have passed since the call, at least one (a
-  // budget <= 0 runs exactly one). True when the result is complete.
-  bool step(double budget_ms);
+  // Runs pieces until budget_ms have passed on `clock` since the call, at
+  // least one (a budget <= 0 runs exactly one). True when the result is complete.
+  bool step(double budget_ms, WorkClock& clock);
   bool done() const;
   ExplorerProgress progress() const;
   const ExplorerConfig& config() const;
@@ -235,9 +237,9 @@ class ExplorerJob {
 bool has_histograms(const ExplorerResult& r);
 // Bins the weights of the summaries that have no counts yet (a result of an
 // ExplorerJob without histograms), a matrix at a time until budget_ms have
-// passed (at least one). The counts are the ones the job would have binned.
-// True when every summary has them.
-bool fill_histograms(ExplorerResult& r, double budget_ms);
+// passed on `clock` (at least one). The counts are the ones the job would
+// have binned. True when every summary has them.
+bool fill_histograms(ExplorerResult& r, double budget_ms, WorkClock& clock);
 
 // The nearest head counts below and above heads that divide d_model (0 = none).
 void nearest_valid_heads(int d_model, int heads, int& below, int& above);

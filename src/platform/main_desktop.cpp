@@ -6,7 +6,8 @@
 //                 [--export-dir DIR] [--export png,weights_head0.csv,...]
 //
 // With --screenshot, --layout, --state or --frames the app renders N frames
-// (default 3), writes the requested files from the last frame and exits 0.
+// (default 3) and then until the lab has nothing left to do, writes the
+// requested files from that last frame and exits 0.
 // Bad flags exit 2. The state is set as on the web page: --url takes the
 // page's query (?text=...&heads=2), and every URL parameter is also a flag
 // (--view steps, --d_model 16, --preset fig41; ui/state/lab_state.hpp).
@@ -41,7 +42,7 @@ namespace {
 std::string usage() {
   return "usage: attention_app [--size WxH] [--frames N] [--screenshot FILE.png] [--layout FILE.json]\n"
          "  --size WxH          window size in pixels (default 1280x800)\n"
-         "  --frames N          render N frames, then exit (default 3 with --screenshot/--layout/--state)\n"
+         "  --frames N          render N frames and until the lab is idle, then exit (default 3 with --screenshot/--layout/--state)\n"
          "  --screenshot FILE   write the last frame as PNG and exit\n"
          "  --layout FILE       write the heatmap layout JSON of the last frame and exit\n"
          "  --state FILE        write the state JSON (config, tokens, stats table) of the last frame\n"
@@ -60,8 +61,8 @@ std::string usage() {
          "The debug view's matrix dump is written to attention_dump.json in the current directory.\n";
 }
 
-// How many frames past --frames an --export may wait for its view.
-constexpr int kExportWaitFrames = 600;
+// How many frames past --frames a batch run waits for the lab to settle.
+constexpr int kSettleWaitFrames = 600;
 
 struct Options {
   int width = 1280, height = 800;
@@ -269,11 +270,16 @@ int main(int argc, char** argv) {
 
     if (!save_requests(state, options, content_scale)) exit_code = 1;
 
-    // --export waits for the view it exports (the first result and the tab
-    // bar's first frames), which a slow or loaded machine may not draw
-    // within --frames: frame counts, not time, decide when the app stops.
-    const bool exports_waiting = !options.exports.empty() && frame < options.frames + kExportWaitFrames;
-    if (batch && frame >= options.frames && !exports_waiting) {
+    // A batch run ends at the first frame from --frames on in which the lab
+    // has nothing left to do (ui::app_pending: a recompute spread over frames,
+    // the tab bar's first frames, a model loading) and every --export has
+    // been asked for (once its view is on screen): a loaded machine draws
+    // more frames before that, never a half-done one. A lab that stays busy
+    // (training left running) ends kSettleWaitFrames later, and says so.
+    const bool settled = !attn::ui::app_pending(state) && options.exports.empty();
+    const bool waited_out = frame >= options.frames + kSettleWaitFrames;
+    if (batch && frame >= options.frames && (settled || waited_out)) {
+      if (!settled) std::fprintf(stderr, "attention_app: still busy after %d frames; files written anyway\n", frame);
       // Read the back buffer before swapping: its content is defined until then.
       std::string write_error;
       if (!options.screenshot.empty() &&

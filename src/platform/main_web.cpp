@@ -354,12 +354,18 @@ extern "C" EMSCRIPTEN_KEEPALIVE void attn_color_scheme(int browser_dark, int hos
   if (state.theme != before) attn::ui::mark_state_changed(state);
 }
 
-// One frame, drawn by web/main.js's scheduler on input, on a host page's
-// message, or while the last frame returned 1: the lab has work of its own
-// (training, curves, a retraining; ui::app_busy) or keys still queued for
-// later frames (input_queue.hpp). An idle or hidden page draws nothing.
+// One frame, drawn by web/frames.js's scheduler on input, on a host page's
+// message, or while the last frame asked for another. Returns bit 0: draw
+// again, the lab has work of its own (training, curves, a retraining;
+// ui::app_busy), an active widget or keys still queued for later frames
+// (input_queue.hpp); bit 1: what was asked for is still being worked on
+// (ui::app_pending, or queued keys), which frames.js's settled() waits out.
+// An idle or hidden page draws nothing.
 extern "C" EMSCRIPTEN_KEEPALIVE int attn_frame() {
   using namespace attn::platform;
   frame();
-  return attn::ui::app_busy(web_app().state) || ImGui::IsAnyItemActive() || input_queue_pending() ? 1 : 0;
+  const attn::ui::AppState& state = web_app().state;
+  const bool pending = attn::ui::app_pending(state) || input_queue_pending();
+  const bool again = pending || attn::ui::app_busy(state) || ImGui::IsAnyItemActive();
+  return (again ? 1 : 0) | (pending ? 2 : 0);
 }

@@ -86,7 +86,8 @@ ExplorerConfig changed(ExplorerConfig c, Change change, int round) {
 // open (the other views do not show them).
 ExplorerResult run_app(const ExplorerConfig& c, const ExplorerResult* previous, bool histograms) {
   ExplorerJob job(c, previous, nullptr, histograms);
-  while (!job.step(1e9)) {
+  WorkClock clock;
+  while (!job.step(1e9, clock)) {
   }
   return job.take();
 }
@@ -116,10 +117,11 @@ Timing measure(const ExplorerConfig& base, Change change, const ExplorerResult* 
     const ExplorerConfig c = changed(base, change, r);
     Clock::time_point start = Clock::now();
     ExplorerJob job(c, previous, nullptr, histograms);
+    WorkClock clock;  // the steady clock, as the app's
     int slices = 0;
     double run_longest = 0;
     for (bool done = false; !done;) {
-      done = job.step(ExplorerJob::kFrameBudgetMs);
+      done = job.step(ExplorerJob::kFrameBudgetMs, clock);
       run_longest = std::max(run_longest, ms_since(start));
       ++slices;
       start = Clock::now();

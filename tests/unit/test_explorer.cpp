@@ -606,8 +606,9 @@ void check_same_result(const ExplorerResult& a, const ExplorerResult& b) {
 ExplorerResult run_job(const ExplorerConfig& c, double budget_ms, const ExplorerResult* previous = nullptr,
                        int* steps = nullptr) {
   ExplorerJob job(c, previous);
+  WorkClock clock(0.25);  // counting: a budget of 0.5 ms is two pieces a step, at any load
   int taken = 0;
-  while (!job.step(budget_ms)) ++taken;
+  while (!job.step(budget_ms, clock)) ++taken;
   if (steps) *steps = taken + 1;
   return job.take();
 }
@@ -657,7 +658,9 @@ TEST_CASE("an ExplorerJob gives run_explorer's result bit for bit, whatever the 
     const ExplorerResult one_by_one = run_job(c, 0.0, nullptr, &steps);  // one piece per step
     CHECK(steps == pieces);
     check_same_result(one_by_one, whole);
-    check_same_result(run_job(c, 0.5), whole);
+    int two_a_step = 0;
+    check_same_result(run_job(c, 0.5, nullptr, &two_a_step), whole);
+    CHECK(two_a_step == (pieces + 1) / 2);  // a 0.5 ms budget on a clock counting 0.25 ms a reading
     // After a temperature change, with the previous result reused, staged or not.
     ExplorerConfig warmer = c;
     warmer.temperature *= 1.7f;
@@ -667,15 +670,29 @@ TEST_CASE("an ExplorerJob gives run_explorer's result bit for bit, whatever the 
   }
 }
 
+TEST_CASE("a work clock reads the steady clock, or counts its readings") {
+  WorkClock steady(0.0);
+  CHECK(!steady.counting());
+  const double t0 = steady.now_ms();
+  CHECK(steady.now_ms() >= t0);
+  WorkClock counting(0.25);
+  CHECK(counting.counting());
+  CHECK(counting.now_ms() == 0.25);
+  CHECK(counting.now_ms() == 0.5);
+  CHECK(counting.ms_since(0.25) == 0.5);  // a reading too: 0.75 - 0.25
+  CHECK(WorkClock(-1.0).counting() == false);  // a nonsense step is the steady clock
+}
+
 TEST_CASE("a big config is cut into pieces: progress counts them and the heads") {
   const ExplorerConfig c = staged_configs()[1];  // 300 tokens, d_model 512, 2 heads
   ExplorerJob job(c);
+  WorkClock clock;
   const ExplorerProgress start = job.progress();
   CHECK(start.heads == 2);
   CHECK(start.heads_done == 0);
   CHECK(start.pieces > 40);  // 4 x 16 random-matrix blocks alone
   int last_heads = 0;
-  while (!job.step(0.0)) {
+  while (!job.step(0.0, clock)) {
     const ExplorerProgress p = job.progress();
     CHECK(p.pieces == start.pieces);
     CHECK(p.heads_done >= last_heads);
@@ -692,21 +709,22 @@ TEST_CASE("a job reads its previous result at the start only, and a new job repl
   ExplorerConfig next = c;
   next.temperature = 2.f;
   ExplorerJob job(next, &previous);
-  job.step(0.0);
+  WorkClock clock(1.0);  // counting: a budget of 1 ms is one piece a call
+  job.step(0.0, clock);
   previous = run_explorer(staged_configs()[0]);  // the caller's last result changes meanwhile
-  while (!job.step(0.0)) {
+  while (!job.step(0.0, clock)) {
   }
   const ExplorerResult fresh = run_explorer(next);
   check_same_result(job.take(), fresh);
 
   // A newer config while a job runs: the caller drops it and starts another.
   auto pending = std::make_unique<ExplorerJob>(next);
-  for (int i = 0; i < 5; ++i) pending->step(0.0);
+  for (int i = 0; i < 5; ++i) pending->step(0.0, clock);
   ExplorerConfig newer = next;
   newer.mask = Mask::Kind::None;
   newer.temperature = 0.5f;
   pending = std::make_unique<ExplorerJob>(newer, &fresh);
-  while (!pending->step(1.0)) {
+  while (!pending->step(1.0, clock)) {
   }
   check_same_result(pending->take(), run_explorer(newer));
 }
@@ -828,14 +846,15 @@ TEST_CASE("a job without histograms, binned later, gives the same summaries") {
     const ExplorerResult whole = run_explorer(c);
     CHECK(has_histograms(whole));
     ExplorerJob job(c, nullptr, nullptr, /*histograms=*/false);
-    while (!job.step(0.0)) {
+    WorkClock clock;
+    while (!job.step(0.0, clock)) {
     }
     ExplorerResult lazy = job.take();
     CHECK(!has_histograms(lazy));
     CHECK(lazy.summaries[0].histogram.counts.empty());
     CHECK(lazy.summaries[0].stats.max == whole.summaries[0].stats.max);
     int calls = 1;
-    while (!fill_histograms(lazy, 0.0)) ++calls;  // one matrix per call
+    while (!fill_histograms(lazy, 0.0, clock)) ++calls;  // one matrix per call
     CHECK(calls == int(lazy.summaries.size()) + 1);
     CHECK(has_histograms(lazy));
     check_same_result(lazy, whole);

@@ -46,6 +46,9 @@ export class Lab {
       step(count);
     }), n);
   }
+  // Until the lab has drawn everything asked for so far: the input given, a
+  // recompute spread over frames, a tab switch (web/frames.js settled()).
+  settled() { return this.page.evaluate(() => window.attentionLabFrames.settled()); }
   async canvasOffset() {
     return this.page.evaluate(() => {
       const r = document.querySelector('canvas').getBoundingClientRect();
@@ -218,30 +221,20 @@ export async function checkEachHeatmap(lab, png, layout, result) {
     (h) => ({ x: o.left + h.css_x, y: o.top + h.css_y, w: h.css_w, h: h.css_h })) }));
 }
 
-// Every heatmap on screen against compute(layout.config).
-//
-// A mismatch in a screenshot the test took itself is retaken twice, 10
-// frames later: a screenshot can catch a frame the page composited before
-// the lab drew what layout() describes (a fresh page at 320x240 showed white
-// cells once, in a loaded CI run). What stays wrong fails, and a retake is logged.
+// Every heatmap on screen against compute(layout.config), once the lab has
+// drawn everything asked for (a screenshot taken earlier may show a frame
+// from before the change that layout() already describes).
 export async function checkPixels(c, lab, what, png = null) {
-  const given = png;
-  for (let attempt = 1; ; ++attempt) {
-    await lab.frames(attempt === 1 ? 2 : 10);
-    const layout = await lab.layout();
-    png = given ?? await lab.screenshot();
-    const result = await lab.compute(layout.config);
-    if (!c.check(!result.error, `${what}: compute(layout.config) succeeds`, result.error)) return { layout, png, result };
-    const each = await checkEachHeatmap(lab, png, layout, result);
-    const checked = each.reduce((n, r) => n + r.checked, 0);
-    const failures = each.flatMap((r) => r.failures);
-    if (failures.length && !given && attempt < 3) {
-      console.log(`  [retake ${attempt}] ${what}: ${failures.length} cell(s) off (${failures[0]}); shot again`);
-      continue;
-    }
-    c.check(failures.length === 0 && (checked > 0 || layout.heatmaps.every((h) => !['average', 'weights', 'scores', 'scaled_scores'].includes(h.source))),
-            `${what}: ${checked} heatmap cell centres in ${layout.heatmaps.length} heatmaps have the colour of their value`,
-            failures.slice(0, 8).join('\n    '));
-    return { layout, png, result };
-  }
+  if (!png) await lab.settled();
+  const layout = await lab.layout();
+  png ??= await lab.screenshot();
+  const result = await lab.compute(layout.config);
+  if (!c.check(!result.error, `${what}: compute(layout.config) succeeds`, result.error)) return { layout, png, result };
+  const each = await checkEachHeatmap(lab, png, layout, result);
+  const checked = each.reduce((n, r) => n + r.checked, 0);
+  const failures = each.flatMap((r) => r.failures);
+  c.check(failures.length === 0 && (checked > 0 || layout.heatmaps.every((h) => !['average', 'weights', 'scores', 'scaled_scores'].includes(h.source))),
+          `${what}: ${checked} heatmap cell centres in ${layout.heatmaps.length} heatmaps have the colour of their value`,
+          failures.slice(0, 8).join('\n    '));
+  return { layout, png, result };
 }

@@ -14,18 +14,12 @@
 // retrains the recipe in continue_retraining, one ~8 ms slice per frame,
 // while the last result stays on screen.
 #include <algorithm>
-#include <chrono>
 
 #include "core/explorer_fields.hpp"
 #include "ui/explorer/explorer.hpp"
 
 namespace attn::ui {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 // Retraining's share of a frame (the lab's own training takes the same).
 constexpr double kRetrainBudgetMs = 8.0;
@@ -82,11 +76,11 @@ double frame_budget_left(AppState& state) {
 // when the caller began (a new job's construction counts). A new job gets at
 // least a millisecond even when the frame's budget is spent, so a small
 // config still completes in the frame that changed it.
-void run_job(AppState& state, Clock::time_point start, bool new_job) {
+void run_job(AppState& state, double start, bool new_job) {
   const double left = frame_budget_left(state);
   if (left <= 0 && !new_job) return;
-  state.explorer_job->step(std::max(left, new_job ? 1.0 : 0.0) - ms_since(start));
-  const double spent = ms_since(start);
+  state.explorer_job->step(std::max(left, new_job ? 1.0 : 0.0) - state.clock.ms_since(start), state.clock);
+  const double spent = state.clock.ms_since(start);
   state.explorer_frame_ms += spent;
   state.explorer_job_ms += spent;
 }
@@ -103,7 +97,7 @@ void fit_custom_mask(ExplorerConfig& config) {
 }  // namespace
 
 void update_result(AppState& state) {
-  const Clock::time_point start = Clock::now();
+  const double start = state.clock.now_ms();
   if (state.checked_config && same_config(*state.checked_config, state.config)) {
     // A job finished at the end of the last frame: shown from this frame on
     // (so layout() and the pixels of a frame always belong to one result),
@@ -140,16 +134,16 @@ void update_result(AppState& state) {
 }
 
 void continue_explorer_job(AppState& state) {
-  if (state.explorer_job && !state.explorer_job->done()) run_job(state, Clock::now(), false);
+  if (state.explorer_job && !state.explorer_job->done()) run_job(state, state.clock.now_ms(), false);
 }
 
 bool fill_result_histograms(AppState& state) {
   if (!state.result || has_histograms(*state.result)) return true;
-  const Clock::time_point start = Clock::now();
+  const double start = state.clock.now_ms();
   const double left = frame_budget_left(state);
   if (left <= 0) return false;
-  const bool done = fill_histograms(*state.result, left);
-  state.explorer_frame_ms += ms_since(start);
+  const bool done = fill_histograms(*state.result, left, state.clock);
+  state.explorer_frame_ms += state.clock.ms_since(start);
   return done;
 }
 
@@ -163,8 +157,8 @@ void continue_retraining(AppState& state) {
   if (!state.retraining) return;
   Trainer& trainer = *state.retraining;
   const int target = state.config.trained_steps;
-  const Clock::time_point start = Clock::now();
-  while (int(trainer.history().size()) < target && ms_since(start) < kRetrainBudgetMs) trainer.step();
+  const double start = state.clock.now_ms();
+  while (int(trainer.history().size()) < target && state.clock.ms_since(start) < kRetrainBudgetMs) trainer.step();
   if (int(trainer.history().size()) < target) return;
   // Trainer is deterministic: these are the weights run_explorer would retrain in one go.
   state.trained = TrainedWeights{trainer.config(), target, trainer.projections()};

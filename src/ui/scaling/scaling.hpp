@@ -22,8 +22,9 @@ void scaling_update(AppState& state, bool visible, bool fill_curves);
 // and refreshes the example heatmaps and held-out accuracies.
 void scaling_train(AppState& state, bool visible);
 // Whether the lab has work left for coming frames: training, or (when
-// visible) statistics and curve points not computed yet.
+// visible) statistics and curve points not computed yet (scaling_pending).
 bool scaling_busy(const ScalingLab& lab, bool visible);
+bool scaling_pending(const ScalingLab& lab, bool visible);
 
 // ---- reports (lab.cpp) ------------------------------------------------------------
 TrainerSummary trainer_summary(const Trainer* trainer);

@@ -3,27 +3,17 @@
 // The maths is the core's (run_figure42_dim, attention_row, saturation,
 // naive/stable softmax, Trainer); this file only decides when to call it.
 #include <algorithm>
-#include <chrono>
 
 #include "ui/scaling/scaling.hpp"
 
 namespace attn::ui {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-double now_ms() {
-  return std::chrono::duration<double, std::milli>(Clock::now().time_since_epoch()).count();
-}
-
 // While the d_k slider is dragged, a slow recompute (large d_k: up to a few
 // hundred ms) waits until twice its last duration has passed, so the slider
 // keeps following the mouse; the value it is released at is always computed.
-bool may_recompute(const ScalingLab& lab, double cost_ms, double done_ms) {
-  return !lab.dk_dragging || now_ms() - done_ms >= 2.0 * cost_ms;
+bool may_recompute(const ScalingLab& lab, WorkClock& clock, double cost_ms, double done_ms) {
+  return !lab.dk_dragging || clock.ms_since(done_ms) >= 2.0 * cost_ms;
 }
 
 // Per frame, the training and the background curve points each get about
@@ -50,14 +40,15 @@ Figure42Point point_of(const Figure42Dim& dim) {
   return Figure42Point{dim.raw_std, dim.scaled_std, dim.raw_peak, dim.scaled_peak};
 }
 
-void update_figure42(ScalingLab& lab, Clock::time_point start) {
+// start: when the frame's share began on `clock` (the curve points stop when it is spent).
+void update_figure42(ScalingLab& lab, WorkClock& clock, double start) {
   if ((lab.current_d_k != lab.d_k || lab.current_samples != lab.samples) &&
-      may_recompute(lab, lab.figure42_cost_ms, lab.figure42_done_ms)) {
-    const double begin = now_ms();
+      may_recompute(lab, clock, lab.figure42_cost_ms, lab.figure42_done_ms)) {
+    const double begin = clock.now_ms();
     lab.current = run_figure42_dim(lab.d_k, figure42_config(lab.samples), kFigure42Seed);
     lab.current_d_k = lab.d_k;
     lab.current_samples = lab.samples;
-    lab.figure42_done_ms = now_ms();
+    lab.figure42_done_ms = clock.now_ms();
     lab.figure42_cost_ms = lab.figure42_done_ms - begin;
   }
   if (lab.curve_samples != lab.samples) {
@@ -72,12 +63,12 @@ void update_figure42(ScalingLab& lab, Clock::time_point start) {
   }
   for (int d_k : scaling_grid()) {
     if (lab.fig42_curve.count(d_k)) continue;
-    if (ms_since(start) > kCurveBudgetMs) return;
+    if (clock.ms_since(start) > kCurveBudgetMs) return;
     lab.fig42_curve[d_k] = point_of(run_figure42_dim(d_k, figure42_config(lab.samples), kFigure42Seed));
   }
 }
 
-void update_saturation(ScalingLab& lab, Clock::time_point start) {
+void update_saturation(ScalingLab& lab, WorkClock& clock, double start) {
   const bool row_stale = lab.row_d_k != lab.d_k || lab.row_keys != lab.n_keys || lab.row_drawn_seed != lab.row_seed;
   if (row_stale) {
     lab.row = attention_row(lab.d_k, lab.n_keys, lab.row_seed);
@@ -93,19 +84,19 @@ void update_saturation(ScalingLab& lab, Clock::time_point start) {
     lab.saturation_d_k = -1;
   }
   const int trials = saturation_trials(lab.n_keys);
-  if (lab.saturation_d_k != lab.d_k && may_recompute(lab, lab.saturation_cost_ms, lab.saturation_done_ms)) {
-    const double begin = now_ms();
+  if (lab.saturation_d_k != lab.d_k && may_recompute(lab, clock, lab.saturation_cost_ms, lab.saturation_done_ms)) {
+    const double begin = clock.now_ms();
     const auto cached = lab.saturation_curve.find(lab.d_k);
     lab.current_saturation = cached != lab.saturation_curve.end()
                                  ? cached->second
                                  : saturation(lab.d_k, lab.n_keys, trials, kSaturationSeed);
     lab.saturation_d_k = lab.d_k;
-    lab.saturation_done_ms = now_ms();
+    lab.saturation_done_ms = clock.now_ms();
     lab.saturation_cost_ms = lab.saturation_done_ms - begin;
   }
   for (int d_k : scaling_grid()) {
     if (lab.saturation_curve.count(d_k)) continue;
-    if (ms_since(start) > kCurveBudgetMs) return;
+    if (clock.ms_since(start) > kCurveBudgetMs) return;
     lab.saturation_curve[d_k] = saturation(d_k, lab.n_keys, trials, kSaturationSeed);
   }
 }
@@ -138,14 +129,14 @@ void scaling_update(AppState& state, bool visible, bool fill_curves) {
   if (!visible) return;
   // Past the budget, only the current d_k's numbers are computed (they are
   // needed now); the missing grid points wait for the next frame.
-  const Clock::time_point start =
-      fill_curves ? Clock::now() : Clock::now() - std::chrono::milliseconds(int(kCurveBudgetMs) + 1);
-  update_figure42(lab, start);
-  if (lab.panel == ScalingPanel::Saturation) update_saturation(lab, start);
+  const double start = state.clock.now_ms() - (fill_curves ? 0 : kCurveBudgetMs + 1);
+  update_figure42(lab, state.clock, start);
+  if (lab.panel == ScalingPanel::Saturation) update_saturation(lab, state.clock, start);
 }
 
-bool scaling_busy(const ScalingLab& lab, bool visible) {
-  if (lab.running) return true;
+bool scaling_busy(const ScalingLab& lab, bool visible) { return lab.running || scaling_pending(lab, visible); }
+
+bool scaling_pending(const ScalingLab& lab, bool visible) {
   if (!visible) return false;
   const std::size_t grid = scaling_grid().size();
   const bool figure42 = lab.current_d_k != lab.d_k || lab.current_samples != lab.samples ||
@@ -161,7 +152,7 @@ void scaling_train(AppState& state, bool visible) {
   // Whole step pairs until the budget is used (at least one pair, so a slow
   // machine still makes progress).
   lab.steps_last_frame = 0;
-  const Clock::time_point start = Clock::now();
+  const double start = state.clock.now_ms();
   if (lab.running && ensure_trainers(lab)) {
     if (lab.run_until < 0) {
       lab.run_until = lab_trained_steps(lab) + ScalingLab::kTrainStepBudget;
@@ -170,7 +161,7 @@ void scaling_train(AppState& state, bool visible) {
     do {
       training_step(lab);
       ++lab.steps_last_frame;
-    } while (ms_since(start) < kTrainBudgetMs && lab_trained_steps(lab) < lab.run_until);
+    } while (state.clock.ms_since(start) < kTrainBudgetMs && lab_trained_steps(lab) < lab.run_until);
     const bool converged = training_converged(lab.scaled_model->history()) &&
                            training_converged(lab.unscaled_model->history());
     if (converged || lab_trained_steps(lab) >= lab.run_until) {
@@ -180,7 +171,7 @@ void scaling_train(AppState& state, bool visible) {
     }
   }
   if (!lab.running) lab.run_until = -1;
-  lab.train_ms_last_frame = ms_since(start);
+  lab.train_ms_last_frame = state.clock.ms_since(start);
   if (visible) ensure_trainers(lab);
   if (visible || lab.running) refresh_training_views(lab);
 }

@@ -224,14 +224,18 @@ void app_frame(AppState& state) {
   state.recent_frame_ms.push_back(float(state.frame_ms));
 }
 
-bool app_busy(const AppState& state) {
+bool app_pending(const AppState& state) {
   int steps = 0, target = 0;
   ExplorerProgress progress;
   return state.select_view_frames > 0 || state.scaling.select_panel_frames > 0 || state.settle_frames > 0 ||
          retraining_progress(state, &steps, &target) || explorer_progress(state, &progress) ||
          (open_view(state).histograms && state.result && !has_histograms(*state.result)) ||
-         scaling_busy(state.scaling, scaling_open(state)) || poem_busy(state.poem) ||
+         scaling_pending(state.scaling, scaling_open(state)) || poem_pending(state.poem) ||
          (open_view(state).source == ViewSource::Chapter && !state.fig41);
+}
+
+bool app_busy(const AppState& state) {
+  return app_pending(state) || state.scaling.running || poem_busy(state.poem);
 }
 
 void app_shutdown(AppState& state) { plot::ShutdownContext(state.plot); }

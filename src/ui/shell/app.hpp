@@ -20,11 +20,16 @@ namespace attn::ui {
 void app_frame(AppState& state);
 
 // Whether the lab has work for the next frame without any input: training,
-// a retraining, a recompute spread over frames, curves still being filled, a
-// tab switch settling. The
-// platform draws a frame only on input or while this is true (an idle page
-// draws nothing).
+// or anything app_pending names. The platform draws a frame only on input or
+// while this is true (an idle page draws nothing).
 bool app_busy(const AppState& state);
+// Whether what the reader (or a host page, a URL) asked for is still being
+// worked on: a retraining, a recompute spread over frames, curves still being
+// filled, a model being loaded, a tab switch settling. Training, which runs
+// until paused, is not. When this turns false the frame shows everything
+// asked for: a test or a batch screenshot waits for that, not for a number
+// of frames.
+bool app_pending(const AppState& state);
 
 // Frees GL resources; the GL context must still be current.
 void app_shutdown(AppState& state);

@@ -81,6 +81,10 @@ struct AppState {
   bool reduced_motion = false;  // web: prefers-reduced-motion: reduce (no blinking text cursor)
 
   // ---- results from the core (explorer/update.cpp) ----------------------------
+  // What every time-sliced job here (the explorer's recompute, retraining,
+  // the scaling lab, the poem model's training on this thread) takes its
+  // budget from: the steady clock in the app, a counting one in the UI tests.
+  WorkClock clock;
   // The core runs when `config` differs from `checked_config`, the config the
   // last update looked at: controls only edit `config`.
   std::optional<ExplorerConfig> checked_config;

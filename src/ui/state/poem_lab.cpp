@@ -2,7 +2,6 @@
 #include "ui/state/poem_lab.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 
 
@@ -27,10 +26,6 @@ api::WireReader after_error(const std::vector<uint8_t>& answer) {
   api::WireReader in(answer.data(), answer.size());
   in.str();
   return in;
-}
-
-double now_ms() {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 // The model's reading of lab.read_text (or the error) becomes the one on screen.
@@ -88,7 +83,7 @@ void after_training_run(AppState& state) {
     lab.training_running = false;
     lab.training_step_target = 0;
   }
-  if (lab.show_trained && t.steps != lab.trained_read_steps && (now_ms() - lab.trained_read_ms > 250 || !lab.training_running))
+  if (lab.show_trained && t.steps != lab.trained_read_steps && (state.clock.ms_since(lab.trained_read_ms) > 250 || !lab.training_running))
     lab.read_again = true;
 }
 
@@ -139,7 +134,7 @@ void read_text(AppState& state, const std::string& text) {
   if (lab.read_trained) {  // the model being trained, on its fixed poem
     request.u32(uint32_t(api::PoemOp::TrainRead));
     request.str(text);
-    lab.trained_read_ms = now_ms();
+    lab.trained_read_ms = state.clock.now_ms();
     lab.trained_read_steps = lab.training->steps;
     lab.read_posted = bool(lab.post);  // until the answer, the last reading stays on screen
     to_trainer(state, request, api::PoemOp::TrainRead);
@@ -205,10 +200,10 @@ void train_slice(AppState& state) {
     train_units(state, evaluation > 0 ? evaluation : std::max(1, t.batch - t.sequences));
     return;
   }
-  const double start = now_ms();
+  const double start = state.clock.now_ms();
   do {
     train_units(state, 1);
-  } while (lab.training && !lab.training->finished && lab.training_running && now_ms() - start < 7.0);
+  } while (lab.training && !lab.training->finished && lab.training_running && state.clock.ms_since(start) < 7.0);
 }
 
 }  // namespace
@@ -272,11 +267,14 @@ void poem_update(AppState& state) {
   }
 }
 
+bool poem_pending(const PoemLab& lab) {
+  return lab.load == PoemLoad::Requested || lab.corpus == PoemLoad::Requested || lab.sampling;
+}
+
 bool poem_busy(const PoemLab& lab) {
   // Training in the trainer's thread is not this page's work: its answers
   // wake the frames (drawing meanwhile would take the CPU it trains on).
-  return lab.load == PoemLoad::Requested || lab.corpus == PoemLoad::Requested || lab.sampling ||
-         (lab.training_running && !lab.post);
+  return poem_pending(lab) || (lab.training_running && !lab.post);
 }
 
 void poem_continue(AppState& state) {

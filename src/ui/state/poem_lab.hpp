@@ -84,7 +84,7 @@ struct PoemLab {
   int training_step_target = 0;  // Step: run until this step, then pause (0: none)
   bool show_trained = false;     // the heatmaps show the model being trained, on its fixed poem
   int trained_poem = 0;          // that poem (a held-out index), fixed at Start / Reset
-  double trained_read_ms = 0;    // when the trained model's reading was last asked for (steady clock, ms)
+  double trained_read_ms = 0;    // when the trained model's reading was last asked for (AppState::clock, ms)
   int trained_read_steps = -1;   // ... and at which step
 };
 
@@ -107,8 +107,9 @@ std::string poem_first_line(const std::string& poem);
 // use when it changed, draws the next characters of a continuation.
 void poem_update(AppState& state);
 // Work of its own: the model or the corpus asked for (the platform loads
-// them between frames), a continuation being drawn, training.
+// them between frames), a continuation being drawn (poem_pending), training.
 bool poem_busy(const PoemLab& lab);
+bool poem_pending(const PoemLab& lab);
 
 // Starts a continuation of the text in use (the view's 续写 button).
 void poem_continue(AppState& state);

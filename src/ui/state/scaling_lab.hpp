@@ -77,7 +77,7 @@ struct ScalingLab {
   // ---- Figure 4.2 at the current d_k and along the grid -------------------------
   std::optional<Figure42Dim> current;   // full samples + histograms at d_k
   int current_d_k = -1, current_samples = -1;
-  double figure42_cost_ms = 0, figure42_done_ms = 0;  // last recompute's duration and end (steady clock)
+  double figure42_cost_ms = 0, figure42_done_ms = 0;  // last recompute's duration and end (AppState::clock)
   std::map<int, Figure42Point> fig42_curve;  // d_k -> point, for `curve_samples`
   int curve_samples = -1;
 

@@ -61,8 +61,12 @@ export async function tempDir(prefix) {
 // An X server of our own on a display number it picks itself (-displayfd
 // writes it once the server accepts clients; two runs never share one).
 // Mesa's llvmpipe gives it GLX/EGL, hence WebGL2 in headful browsers.
+// -noreset: by default an X server resets when its last client leaves, and a
+// client connecting meanwhile gets "Failed to open display" (the desktop
+// tests' launches come and go; 91 of 300 back-to-back XOpenDisplay calls
+// failed without it, 0 with it).
 export async function startXvfb({ width = 1920, height = 1200 } = {}) {
-  const xvfb = spawnOwned('Xvfb', ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp'],
+  const xvfb = spawnOwned('Xvfb', ['-displayfd', '3', '-noreset', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp'],
     { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
   let stderr = '';
   xvfb.child.stderr.on('data', (d) => { stderr += d; });
