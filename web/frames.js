@@ -5,9 +5,13 @@
 // frames after it for Dear ImGui to settle, and then as long as the frame
 // says it has work of its own (attn_frame returns 1 while training, filling
 // curves, retraining). Nothing is drawn while the page is hidden
-// (visibilitychange) or the canvas is scrolled out of view
-// (IntersectionObserver: in an iframe that is the top page's viewport). An
-// idle, visible lab draws nothing at all.
+// (visibilitychange). Scrolled out of view (IntersectionObserver: in an
+// iframe that is the top page's viewport) it draws only the few frames after
+// something happened (its size changed, a host page's set(), a font arrived),
+// never the frames of its own work: the height it tells a host page
+// (height 'auto') is then always that of its content laid out at its current
+// size, even for a figure below the fold, and no figure animates unseen. An
+// idle lab draws nothing at all.
 //
 // Sharing input with a host page (the lab in an iframe of a chapter):
 //  - Wheel: scrolls the page, unless the reader holds Ctrl over a zoomable
@@ -39,22 +43,36 @@
   let contextLost = false;  // the WebGL context is gone until the browser restores it (main.js)
 
   const visible = () => pageVisible && onScreen && !contextLost;
+  // Off-screen, only the settle frames after a wake (see the top).
+  const drawable = () => visible() || (pageVisible && !contextLost && settle > 0);
 
   const frameListeners = [];  // onFrame(): told after every frame drawn (web/a11y.js)
   let longestFrameMs = 0;  // the longest attn_frame call since the last stats({reset: true})
+  // Whether the last frame drawn is on the screen: nothing more is queued,
+  // settling or busy, and a rendering update of the browser ran after it
+  // (a screenshot taken now shows it; see idle()).
+  let presented = false;
+  let lastBusy = false;
 
   function run() {
     queued = false;
-    if (!Module || !visible()) return;
+    if (!Module || !drawable()) return;
+    presented = false;
     const start = performance.now();
     const busy = Module._attn_frame();
+    lastBusy = Boolean(busy);
     longestFrameMs = Math.max(longestFrameMs, performance.now() - start);
     for (const listener of frameListeners) listener();
     if (settle > 0) --settle;
     if (busy || settle > 0) request();
+    if (!queued) {
+      requestAnimationFrame(() => {
+        if (!queued) presented = true;
+      });
+    }
   }
   function request() {
-    if (queued || !Module || !visible()) return;
+    if (queued || !Module || !drawable()) return;
     queued = true;
     requestAnimationFrame(run);
   }
@@ -247,6 +265,11 @@
       if (!lost) wake();
     },
     engaged: () => engaged,
+    // Whether the lab has drawn everything it was asked to and that frame is
+    // on the screen: no frame queued, none of the settle frames after an
+    // event left, no work of its own, and the browser rendered since. Tests
+    // wait for it before they compare a screenshot with layout().
+    idle: () => presented && !queued && settle === 0 && !lastBusy,
     // For tests and the curious: the longest frame (ms, the app's own work in
     // attn_frame) and the wasm memory size (bytes; it only grows).
     stats({ reset = false } = {}) {

@@ -5,7 +5,8 @@
 //    the fold load only when the wheel brings them near; all three run;
 //  - no console error, no request outside the site;
 //  - VitePress's appearance switch (clicked) changes every figure's theme;
-//  - height 'auto': the component figures are as tall as their content wants;
+//  - height 'auto': the component figures are as tall as their content wants,
+//    and one below the screen follows a change of its width;
 //  - the page's buttons drive a figure (set()); the wheel over a figure scrolls the page;
 //  - Tab goes into a figure and out again;
 //  - away and back (client-side): no iframe and no message listener left
@@ -23,8 +24,8 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS } from './lab.mjs';
 import { Checks } from './pixels.mjs';
 import { serveDirectory } from './static_server.mjs';
-import { BASE, CHAPTER, FIGURES, autoHeights, awayAndBack, figures, maskButtons, maskPixels, openChapter, scrollFiguresIn, siteFor,
-         themeSwitch, until, wheelOverFigure } from './vitepress_site.mjs';
+import { BASE, CHAPTER, FIGURES, autoHeights, awayAndBack, figures, maskButtons, maskPixels, offScreenResize, openChapter, scrollFiguresIn,
+         siteFor, themeSwitch, until, wheelOverFigure } from './vitepress_site.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2);
 const atRoot = process.argv.includes('--at-root') ? process.argv[process.argv.indexOf('--at-root') + 1] : null;
@@ -97,6 +98,7 @@ async function run(c, page, url, save, root) {
   await scrollFiguresIn(c, page, VIEWPORT.height);
   await autoHeights(c, page, '1280 px');
   await save('chapter', await page.screenshot({ fullPage: true }));
+  await offScreenResize(c, page);
   const during = await messageListeners(cdp);
   await themeSwitch(c, page, save);
   await maskButtons(c, page);

@@ -184,25 +184,69 @@ export async function themeSwitch(c, page, save) {
   c.check(Object.values(back).every((v) => v === 'light'), 'clicked again, every figure is light again', JSON.stringify(back));
 }
 
-// height 'auto': each component figure is as tall as its lab's content wants,
-// within AttentionLab.vue's bounds: its heatmaps all inside the iframe, and no
-// more than a little empty space below them unless the bound cut it.
+// A height 'auto' figure as the page holds it and as its lab last laid it
+// out: the iframe's height, the height the lab wants (CSS px), the size of the
+// frame it last drew (CSS px) and where that frame's lowest plot or control ends.
+export function laidOut(page, name) {
+  return page.evaluate((s) => {
+    const f = document.querySelector(s);
+    const r = f.getBoundingClientRect();
+    const layout = f.contentWindow.attentionLab.layout();
+    const ratio = layout.device_pixel_ratio || 1;
+    const rects = [...layout.heatmaps, ...Object.values(layout.controls ?? {})];
+    return { height: r.height, width: r.width, top: r.top, viewport: innerHeight, wanted: layout.wanted_height / ratio,
+             drawn: { w: layout.framebuffer.w / ratio, h: layout.framebuffer.h / ratio },
+             bottom: Math.max(...rects.map((h) => h.css_y + h.css_h)), n: rects.length };
+  }, FIGURES[name]);
+}
+
+// The height embed.js gives a figure whose lab wants `wanted` (AttentionLab.vue's bounds).
+const told = (wanted) => Math.min(Math.max(Math.ceil(wanted), AUTO_HEIGHT.min), AUTO_HEIGHT.max);
+
+// Whether the figure's lab has laid its content out at the figure's present
+// size and the figure is as tall as that layout wants: what a reader sees
+// once the lab and embed.js have done their part.
+export const settledHeight = (f) => Math.abs(f.drawn.w - f.width) <= 1 && Math.abs(f.drawn.h - f.height) <= 1 &&
+  Math.abs(f.height - told(f.wanted)) <= 1;
+
+// The figure's height checked once it has settled (or the wait ran out):
+// as tall as its content wants, within AttentionLab.vue's bounds, its
+// heatmaps and controls all inside the iframe, and no more than a little
+// empty space below them unless the bound cut it.
+async function checkHeight(c, page, name, what) {
+  const f = await until(() => laidOut(page, name), settledHeight, 60_000);
+  const { min, max } = AUTO_HEIGHT;
+  const atMax = f.height >= max - 0.5;
+  c.check(f.n > 0 && settledHeight(f) && (f.bottom <= f.height + 0.5 || atMax) && (atMax || f.bottom >= f.height - 60),
+          `${what}: the ${name} figure is as tall as its content wants (${f.height.toFixed(0)} px: the lab wants ` +
+          `${f.wanted.toFixed(0)}, bounds ${min}..${max}; laid out at ${f.drawn.w.toFixed(0)}x${f.drawn.h.toFixed(0)}, ` +
+          `its lowest plot or control ends at ${f.bottom.toFixed(0)})`);
+  return f;
+}
+
+// height 'auto': each component figure, once its lab has laid its content out
+// at the figure's size, is as tall as that content wants.
 export async function autoHeights(c, page, what) {
-  for (const name of ['fig42', 'mask']) {
-    const info = await page.evaluate((s) => {
-      const f = document.querySelector(s);
-      const layout = f.contentWindow.attentionLab.layout();
-      const rects = [...layout.heatmaps, ...Object.values(layout.controls ?? {})];
-      return { height: f.getBoundingClientRect().height, wanted: layout.wanted_height / (layout.device_pixel_ratio || 1),
-               bottom: Math.max(...rects.map((r) => r.css_y + r.css_h)), n: rects.length };
-    }, FIGURES[name]);
-    const { min, max } = AUTO_HEIGHT;
-    const told = Math.min(Math.max(Math.ceil(info.wanted), min), max);
-    const atMax = info.height >= max - 0.5;
-    c.check(info.n > 0 && Math.abs(info.height - told) <= 1 && (info.bottom <= info.height + 0.5 || atMax) &&
-            (atMax || info.bottom >= info.height - 60),
-            `${what}: the ${name} figure is as tall as its content wants (${info.height.toFixed(0)} px: the lab wants ` +
-            `${info.wanted.toFixed(0)}, bounds ${min}..${max}; its lowest plot or control ends at ${info.bottom.toFixed(0)})`);
+  for (const name of ['fig42', 'mask']) await checkHeight(c, page, name, what);
+}
+
+// A figure below the screen whose width changes (a reader's window, a page's
+// own layout) lays its content out again at once and tells the page the
+// height that wants, so it is never cut off when the reader gets there: the
+// mask figure narrowed while off-screen, and widened back.
+export async function offScreenResize(c, page) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const before = await checkHeight(c, page, 'mask', 'before the width changes');
+  for (const [width, what] of [['420px', 'narrowed to 420 px'], ['', 'widened back']]) {
+    await page.evaluate((w) => { document.getElementById('fig-mask').style.maxWidth = w; }, width);
+    const f = await checkHeight(c, page, 'mask', `off-screen, ${what}`);
+    c.check(f.top > f.viewport, `... while below the screen (its top at ${f.top.toFixed(0)}, the window ${f.viewport} px tall)`);
+    if (width) {
+      c.check(f.height > before.height + 50, `... and, two panels to a row now, taller than before (${before.height.toFixed(0)} -> ` +
+              `${f.height.toFixed(0)} px)`);
+    } else {
+      c.check(Math.abs(f.height - before.height) <= 1, `... and as tall as before again (${f.height.toFixed(0)} px)`);
+    }
   }
 }
 
@@ -236,21 +280,25 @@ export async function maskButtons(c, page) {
 
 // The figure the buttons drive, as the chapter shows it: every heatmap cell
 // in a screenshot of the page has the colour of its value in the lab's
-// compute() of what it shows (a blank or stale canvas fails).
+// compute() of what it shows (a blank or stale canvas fails). The shot is
+// taken once the lab shows the result of the state the page set (its
+// layout's config is its current config) and has drawn all it meant to, that
+// frame on the screen (attentionLabFrames.idle()); the frame layout() names
+// before and after the shot must be the same one.
 export async function maskPixels(c, page, save) {
   await page.evaluate((s) => window.scrollTo(0, document.querySelector(s).getBoundingClientRect().top + window.scrollY - 80), FIGURES.mask);
-  // A screenshot can come before the lab drew its last change (WebKit on a
-  // loaded machine): what stays wrong over three shots a second apart fails.
-  for (let attempt = 1; ; ++attempt) {
-    await sleep(attempt === 1 ? 600 : 1000);
-    const failures = await maskShot(c, page, save, attempt === 3);
-    if (!failures) return;
-    console.log(`  [retake ${attempt}] the driven figure: ${failures}; shot again`);
-  }
-}
-
-// One screenshot's check; returns the first failure when `final` is false, else checks.
-async function maskShot(c, page, save, final) {
+  const shown = () => page.evaluate((s) => {
+    const w = document.querySelector(s).contentWindow;
+    const l = w.attentionLab.layout();
+    // The same JSON whatever the order of its keys (layout() prints them sorted).
+    const canon = (v) => v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canon(v[k])).join(',') : JSON.stringify(v);
+    return { idle: w.attentionLabFrames.idle(), current: canon(l.config) === canon(w.attentionLab.currentConfig()),
+             mask: w.attentionLab.get().mask, frame: l.frame };
+  }, FIGURES.mask);
+  const settled = await until(shown, (s) => s.idle && s.current, 60_000);
+  c.check(settled.idle && settled.current, 'the driven figure shows the state the page set, drawn and on the screen',
+          JSON.stringify(settled));
   const { layout, result, origin } = await page.evaluate((s) => {
     const iframe = document.querySelector(s);
     const lab = iframe.contentWindow.attentionLab;
@@ -261,13 +309,14 @@ async function maskShot(c, page, save, final) {
              origin: { x: r.x + iframe.clientLeft + canvas.x, y: r.y + iframe.clientTop + canvas.y } };
   }, FIGURES.mask);
   const png = await page.screenshot();
+  const after = await shown();
   if (save) await save('mask', png);
   const { checked, failures } = checkHeatmaps(PNG.sync.read(png), layout, result,
     (h) => ({ x: origin.x + h.css_x, y: origin.y + h.css_y, w: h.css_w, h: h.css_h }));
-  if (!final && (checked === 0 || failures.length)) return failures[0] ?? 'no cell checked';
-  c.check(checked > 0 && failures.length === 0,
-          `the figure the buttons drive, in the chapter: ${checked} heatmap cell centres have the colour of their value`,
-          failures.slice(0, 6).join('\n    '));
+  c.check(after.frame === layout.frame && checked > 0 && failures.length === 0,
+          `the figure the buttons drive, in the chapter (mask ${settled.mask}, frame ${layout.frame}): ${checked} heatmap cell ` +
+          'centres have the colour of their value',
+          [`frame ${layout.frame} described, ${after.frame} after the shot`, ...failures.slice(0, 6)].join('\n    '));
 }
 
 // Away to the contents page by its nav link and back (both client-side): no

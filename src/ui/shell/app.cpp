@@ -300,7 +300,11 @@ std::string layout_json(const AppState& state) {
                  {"view", view_id(state.view)},
                  {"theme", theme_id(state.theme)},  // as drawn (?theme=auto and host follow a colour scheme)
                  {"framebuffer", {{"w", state.framebuffer_w}, {"h", state.framebuffer_h}}},
-                 {"wanted_height", state.wanted_height}};  // framebuffer px: what a host's height 'auto' is told
+                 {"wanted_height", state.wanted_height},  // framebuffer px: what a host's height 'auto' is told
+                 // Which frame this is (state().frames counts the same): a test that
+                 // reads the layout, takes a screenshot and reads it again knows
+                 // whether the shot is of the frame described.
+                 {"frame", state.frames}};
   if (state.css_pixel_ratio > 0) layout["device_pixel_ratio"] = state.css_pixel_ratio;
   return layout.dump();
 }
