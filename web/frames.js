@@ -3,7 +3,7 @@
 // Frames: the app draws a frame only when something happened (an input event
 // on the page, a host page's message, the page becoming visible) plus a few
 // frames after it for Dear ImGui to settle, and then as long as the frame
-// says it has work of its own (attn_frame returns 1 while training, filling
+// says it has work of its own (attn_frame's bit 0 while training, filling
 // curves, retraining). Nothing is drawn while the page is hidden
 // (visibilitychange). Scrolled out of view (IntersectionObserver: in an
 // iframe that is the top page's viewport) it draws only the few frames after
@@ -48,28 +48,39 @@
 
   const frameListeners = [];  // onFrame(): told after every frame drawn (web/a11y.js)
   let longestFrameMs = 0;  // the longest attn_frame call since the last stats({reset: true})
-  // Whether the last frame drawn is on the screen: nothing more is queued,
-  // settling or busy, and a rendering update of the browser ran after it
-  // (a screenshot taken now shows it; see idle()).
-  let presented = false;
-  let lastBusy = false;
+  // Whether everything asked for so far is on the screen (settled()):
+  // pending is attn_frame's bit 1 in the last frame (what was asked for is
+  // still being worked on: a recompute spread over frames, queued keys);
+  // shown, that a rendering update of the browser ran after the last frame
+  // drawn, so a screenshot taken now shows it. Training does not count: it
+  // goes on until paused.
+  let pending = true;
+  let shown = false;
+  let framesDrawn = 0;
+  let settledWaiters = [];
+  const isSettled = () => !pending && settle === 0 && shown;
 
   function run() {
     queued = false;
     if (!Module || !drawable()) return;
-    presented = false;
     const start = performance.now();
-    const busy = Module._attn_frame();
-    lastBusy = Boolean(busy);
+    const flags = Module._attn_frame();
+    const frame = ++framesDrawn;
+    shown = false;
+    pending = (flags & 2) !== 0;
     longestFrameMs = Math.max(longestFrameMs, performance.now() - start);
     for (const listener of frameListeners) listener();
     if (settle > 0) --settle;
-    if (busy || settle > 0) request();
-    if (!queued) {
-      requestAnimationFrame(() => {
-        if (!queued) presented = true;
-      });
-    }
+    if ((flags & 1) || settle > 0) request();
+    requestAnimationFrame(() => {
+      if (framesDrawn === frame) shown = true;  // no newer frame: this one is on the screen
+      // A newer frame (training goes on) that is settled too will do.
+      if (!pending && settle === 0 && settledWaiters.length) {
+        const waiters = settledWaiters;
+        settledWaiters = [];
+        for (const done of waiters) done();
+      }
+    });
   }
   function request() {
     if (queued || !Module || !drawable()) return;
@@ -265,11 +276,16 @@
       if (!lost) wake();
     },
     engaged: () => engaged,
-    // Whether the lab has drawn everything it was asked to and that frame is
-    // on the screen: no frame queued, none of the settle frames after an
-    // event left, no work of its own, and the browser rendered since. Tests
-    // wait for it before they compare a screenshot with layout().
-    idle: () => presented && !queued && settle === 0 && !lastBusy,
+    // Whether the lab has drawn everything asked for so far (the input
+    // given, a recompute spread over frames, a tab switch; a running
+    // training aside) and that frame is on the screen. settled() is the
+    // same as a Promise. Tests wait on these, not on a number of frames: a
+    // loaded machine takes more frames, not fewer.
+    idle: isSettled,
+    settled() {
+      if (Module && isSettled()) return Promise.resolve();
+      return new Promise((done) => settledWaiters.push(done));
+    },
     // For tests and the curious: the longest frame (ms, the app's own work in
     // attn_frame) and the wasm memory size (bytes; it only grows).
     stats({ reset = false } = {}) {
