@@ -80,7 +80,7 @@ export class Lab {
     await this.page.mouse.down();
     await new Promise((ok) => setTimeout(ok, 60));
     await this.page.mouse.up();
-    await this.frames(3);
+    await this.settled();  // what the click started (a recompute may span frames on a busy machine)
   }
   async cellCentre(hm, q, k) {
     const o = await this.canvasOffset();
@@ -103,7 +103,7 @@ export class Lab {
     const { keyboard } = this.page;  // WebKit's driver takes one action at a time: its tap is one sequence
     await (keyboard.tap ? keyboard.tap(key) : Promise.all([keyboard.down(key), keyboard.up(key)]));
     for (const m of [...modifiers].reverse()) await this.page.keyboard.up(m);
-    await this.frames(4);
+    await this.settled();
   }
   // The screenshot decoded; the PNG file the browser encoded stays with it
   // (png.file), so saving it (pngFile) needs no second encoding: pngjs took
@@ -134,9 +134,8 @@ export function sameMatrix(table, expected, tolerance = 0.5e-4 + 1e-7) {
   return '';
 }
 
-// Opens the lab (url + query), waits until it runs and lets it settle a few frames.
 // Mouse down inside slider `name` at `from` (fraction of its width), move to `to`
-// in `steps` moves with `framesPerStep` frames each, release, then wait `settleFrames`.
+// in `steps` moves with `framesPerStep` frames each, release, then wait until the lab has settled (settleFrames 0: not).
 export async function dragSlider(lab, page, name, from, to, { steps = 8, framesPerStep = 2, settleFrames = 3 } = {}) {
   const r = await lab.controlRect(name);
   const y = r.y + r.h / 2;
@@ -149,14 +148,15 @@ export async function dragSlider(lab, page, name, from, to, { steps = 8, framesP
     await lab.frames(framesPerStep);
   }
   await page.mouse.up();
-  if (settleFrames) await lab.frames(settleFrames);
+  if (settleFrames) await lab.settled();
 }
 
+// Opens the lab (url + query), waits until it runs and has settled (settleFrames 0: not).
 export async function openLab(page, url, query = '', settleFrames = 4) {
   await page.goto(`${url}index.html${query}`);
   await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
   const lab = new Lab(page);
-  await lab.frames(settleFrames);
+  if (settleFrames) await lab.settled();
   return lab;
 }
 

@@ -106,7 +106,7 @@ async function run(c, page, url, save, root) {
   await wheelOverFigure(c, page);
   await tabInAndOut(c, page);
   await awayAndBack(c, page, VIEWPORT.height);
-  // Away once more: what the two visits added is gone.
+  // Away a second time: what the two visits added is gone.
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.evaluate(() => history.back());
   await page.waitForFunction(() => !location.pathname.endsWith('self-attention.html'), null, { timeout: 15_000 });
