@@ -57,6 +57,7 @@
   let pending = true;
   let shown = false;
   let framesDrawn = 0;
+  let showQueued = false;  // the animation frame after a frame, that sets `shown`
   let settledWaiters = [];
   const isSettled = () => !pending && settle === 0 && shown;
 
@@ -72,7 +73,9 @@
     for (const listener of frameListeners) listener();
     if (settle > 0) --settle;
     if ((flags & 1) || settle > 0) request();
+    showQueued = true;
     requestAnimationFrame(() => {
+      showQueued = false;
       if (framesDrawn === frame) shown = true;  // no newer frame: this one is on the screen
       // A newer frame (training goes on) that is settled too will do.
       if (!pending && settle === 0 && settledWaiters.length) {
@@ -287,9 +290,10 @@
       return new Promise((done) => settledWaiters.push(done));
     },
     // For tests and the curious: the longest frame (ms, the app's own work in
-    // attn_frame) and the wasm memory size (bytes; it only grows).
+    // attn_frame), the wasm memory size (bytes; it only grows) and whether an
+    // animation frame of the lab's is still to come (drawing).
     stats({ reset = false } = {}) {
-      const out = { longestFrameMs, wasmBytes: Module ? Module.HEAP8.length : 0 };
+      const out = { longestFrameMs, wasmBytes: Module ? Module.HEAP8.length : 0, drawing: queued || showQueued };
       if (reset) longestFrameMs = 0;
       return out;
     },

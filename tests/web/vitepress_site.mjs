@@ -337,9 +337,16 @@ export async function awayAndBack(c, page, viewportHeight) {
   await scrollFiguresIn(c, page, viewportHeight);
   const count = await page.evaluate(() => document.querySelectorAll('iframe').length);
   c.check(count === 3, `back in the chapter: its three figures, once each (${count} iframes)`);
-  // Off-screen figures draw nothing: each iframe's requestAnimationFrame callbacks over 2 s at the top.
+  // Off-screen figures draw nothing: each iframe's requestAnimationFrame
+  // callbacks over 2 s at the top, counted once the frames that scrolling
+  // them away asked for are drawn (off-screen a lab draws those, no more).
   await page.evaluate(() => window.scrollTo(0, 0));
-  await sleep(800);
+  await page.waitForFunction((selectors) => Object.values(selectors).every((s) => {
+    const f = document.querySelector(s);
+    const r = f.getBoundingClientRect();
+    const onScreen = r.bottom > 0 && r.top < innerHeight;
+    return onScreen || f.contentWindow.attentionLabFrames?.stats().drawing === false;
+  }), FIGURES, { timeout: 60_000 });
   await page.evaluate(() => {
     for (const f of document.querySelectorAll('iframe')) {
       const w = f.contentWindow;
