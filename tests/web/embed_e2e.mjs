@@ -147,8 +147,12 @@ async function textbookTest(c, page, url) {
     .every((f) => f.contentDocument && f.contentDocument.body && f.contentDocument.body.dataset.ready === '1'),
   null, { timeout: READY_TIMEOUT_MS });
   c.check(true, 'the three figures load');
+  // Until the frames that scrolling asked for are drawn (a figure coming into
+  // view or leaving it draws the settle frames after that event, no more).
+  const quiet = () => page.waitForFunction(() => Array.from(document.querySelectorAll('iframe'))
+    .every((f) => f.contentWindow.attentionLabFrames?.stats().drawing === false), null, { timeout: 60_000 });
   await page.evaluate(() => window.scrollTo(0, 0));
-  await sleep(800);
+  await quiet();
 
   // Off-screen figures draw nothing: count each iframe's requestAnimationFrame
   // callbacks (the lab's only way to draw) over 2 s, at the top of the chapter
@@ -172,7 +176,7 @@ async function textbookTest(c, page, url) {
   };
   const atTop = await countFrames();
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-  await sleep(800);
+  await quiet();
   const atEnd = await countFrames();
   await page.evaluate(() => window.scrollTo(0, 0));
   await sleep(800);
