@@ -56,34 +56,38 @@
   // goes on until paused.
   let pending = true;
   let shown = false;
-  let framesDrawn = 0;
-  let showQueued = false;  // the animation frame after a frame, that sets `shown`
+  let showQueued = false;  // an animation frame asked for only to see the last frame shown
   let settledWaiters = [];
   const isSettled = () => !pending && settle === 0 && shown;
+  // In an animation frame after the last frame drawn: that frame is on the screen.
+  function lastFrameShown() {
+    shown = true;
+    if (!pending && settle === 0 && settledWaiters.length) {
+      const waiters = settledWaiters;
+      settledWaiters = [];
+      for (const done of waiters) done();
+    }
+  }
 
   function run() {
     queued = false;
+    if (Module && !shown) lastFrameShown();
     if (!Module || !drawable()) return;
     const start = performance.now();
     const flags = Module._attn_frame();
-    const frame = ++framesDrawn;
     shown = false;
     pending = (flags & 2) !== 0;
     longestFrameMs = Math.max(longestFrameMs, performance.now() - start);
     for (const listener of frameListeners) listener();
     if (settle > 0) --settle;
     if ((flags & 1) || settle > 0) request();
-    showQueued = true;
-    requestAnimationFrame(() => {
-      showQueued = false;
-      if (framesDrawn === frame) shown = true;  // no newer frame: this one is on the screen
-      // A newer frame (training goes on) that is settled too will do.
-      if (!pending && settle === 0 && settledWaiters.length) {
-        const waiters = settledWaiters;
-        settledWaiters = [];
-        for (const done of waiters) done();
-      }
-    });
+    if (!queued && !showQueued) {  // no next frame to see it: one more animation frame, and no more
+      showQueued = true;
+      requestAnimationFrame(() => {
+        showQueued = false;
+        if (!queued) lastFrameShown();
+      });
+    }
   }
   function request() {
     if (queued || !Module || !drawable()) return;

@@ -182,7 +182,11 @@ async function textbookTest(c, page, url) {
   await sleep(800);
   c.check(atTop['fig42'] === 0 && atTop['fig-mask'] === 0 && atEnd['fig41'] === 0 && atEnd['fig42'] === 0,
           `off-screen figures count 0 requestAnimationFrame callbacks in 2 s (top ${JSON.stringify(atTop)}, end ${JSON.stringify(atEnd)})`);
-  c.check(atTop['fig41'] <= 5 && atEnd['fig-mask'] <= 5, 'an idle figure in view draws at most a handful of frames in 2 s');
+  // In view, the scroll's IntersectionObserver notice may reach a figure after
+  // it went quiet, and wake it once: its settle frames and the one after
+  // (web/frames.js), 7 callbacks. An animating figure would draw about 120.
+  c.check(atTop['fig41'] <= 7 && atEnd['fig-mask'] <= 7,
+          `an idle figure in view draws at most one wake's frames in 2 s (top ${atTop['fig41']}, end ${atEnd['fig-mask']})`);
 
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
