@@ -12,10 +12,8 @@
 #   scripts/test.sh --under-load          everything, with one busy process per core beside
 #                                         it for the whole run, as on a reader's busy laptop
 #
-# Budget: 20 minutes on a 2-core machine from a clean clone (packages present).
-# Back under it with the VitePress example: 1,108 s in the last whole run, 1,188 s in
-# CI's before it (tests 1,049 s, the wasm tree's 830 of them, Chromium's one at a time);
-# README, "The test suite", has the figures and what was paid back. The
+# Budget: 20 minutes on a 2-core machine from a clean clone (packages present,
+# compiler cache warm); README, "The test suite", has the last run's figures. The
 # summary ends with the time per tree and the 10 slowest tests.
 # Long runs are not part of it: SOAK_SECONDS=600 for the 10-minute soak
 # (tests/web/soak_e2e.mjs), scripts/fuzz.sh for long fuzzing.
