@@ -1,5 +1,5 @@
-// The learned-heads view's "watch it learn" in a headless Chromium page
-// (issue 25): trains a fresh model in the page from Start to the shipped
+// The learned-heads view's "watch it learn" in a headless Chromium page:
+// trains a fresh model in the page from Start to the shipped
 // model's step count and prints figures, not pass/fail:
 //   - steps a second in the trainer (a Web Worker, web/poem_worker.js), and
 //     how long the 1,100 steps take;
@@ -15,7 +15,7 @@
 //
 // --no-worker: a page whose browser gives no Worker, so training runs on the
 // page's thread, time-sliced between frames (web/poem.js's fallback): the
-// same figures, for a ratio measured in one session.
+// same figures, for a ratio measured on one machine in one sitting.
 // The web build needs poem_model.bin beside it (scripts/test.sh copies the
 // native build's; or cp build/native/poem_model.bin build/wasm/web/).
 import { existsSync } from 'node:fs';

@@ -7,7 +7,7 @@
 #
 # attention: the attention kernel (tests/bench/bench_kernel.cpp) against
 # onnxruntime-web, tfjs-backend-wasm (headless Chromium) and onnxruntime-node,
-# plus the measured SIMD peaks (issue 11); prints a markdown table with the
+# plus the measured SIMD peaks; prints a markdown table with the
 # goals met / NOT met, writes the JSON (default build/bench/attention.json).
 #
 # Environment: BENCH_NATIVE_BUILD, BENCH_WASM_BUILD (build trees, default

@@ -13,7 +13,7 @@
 #                                         it for the whole run, as on a reader's busy laptop
 #
 # Budget: 20 minutes on a 2-core machine from a clean clone (packages present,
-# compiler cache warm); README, "The test suite", has the last run's figures. The
+# compiler cache warm); docs/testing.md has the last run's figures. The
 # summary ends with the time per tree and the 10 slowest tests.
 # Long runs are not part of it: SOAK_SECONDS=600 for the 10-minute soak
 # (tests/web/soak_e2e.mjs), scripts/fuzz.sh for long fuzzing.

@@ -24,7 +24,7 @@
 // The lab runs in an iframe (index.html beside this script, or options.src):
 // its page, its WebGL context and its input stay its own, and the host talks
 // to it only through postMessage (protocol version 1, web/messages.js has the
-// messages). `state` uses the URL parameters' names and values (README: "URL
+// messages). `state` uses the URL parameters' names and values (docs/reference.md: "URL
 // parameters and state fields"); it goes into the iframe's URL, so the figure
 // starts in that state without a flash of the default one. The handle
 // accepts messages only from its own iframe's window and origin.

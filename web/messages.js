@@ -9,7 +9,7 @@
 //                {attentionLab: 1, type: 'change', state}                   (after the reader changed something)
 //                {attentionLab: 1, type: 'size', height}                    (the CSS height the content wants at this width)
 // `state` is the reader's whole state as one object of fields, the same names
-// and values as the URL parameters (README: "URL parameters and state
+// and values as the URL parameters (docs/reference.md: "URL parameters and state
 // fields"); set() takes any subset and applies all of it or nothing.
 // `id` is the host's, echoed in the reply (any JSON value).
 //

@@ -1,5 +1,5 @@
 // Turns run.mjs's results into the markdown the benchmark prints: one table
-// (rows per n and contestant) and issue 11's goals as met / NOT met lines.
+// (rows per n and contestant) and the benchmark's goals as met / NOT met lines.
 // The project's figure in every ratio and goal is its output-only row
 // (keep_matrices = false, what the peers compute) with the ISA the build
 // picks by default (the first of available_isas()).
@@ -98,7 +98,7 @@ export function markdown(results) {
     const p = results[where]?.peak;
     if (p) lines.push(`| — | ${where} | ${name}: ${p.kernel ?? p.error} | — | ${fixed(p.gflops)} | | | |`);
   }
-  lines.push('', 'goals (issue 11):');
+  lines.push('', 'goals:');
   for (const g of results.goals)
     lines.push(`- ${g.text}: ${g.value} — ${g.met === null ? 'n/a' : g.met ? 'met' : '**NOT met**'}`);
   const judged = results.goals.filter((g) => g.met !== null);

@@ -1,4 +1,4 @@
-// The attention benchmark of issue 11 (scripts/bench.sh attention runs it
+// The attention benchmark (scripts/bench.sh attention runs it
 // after building): the project's kernel next to peer libraries, natively and
 // in one headless Chromium page; prints one markdown table, writes the JSON.
 //

@@ -9,7 +9,7 @@
 // Text and experiment configs are the explorer's set-up (core/explorer.hpp),
 // every field but the input optional. Their fields, what each takes and its
 // default are one table (core/explorer_fields.hpp), printed as markdown by
-// explorer_fields_markdown() and kept in the README ("Config fields").
+// explorer_fields_markdown() and kept in docs/reference.md ("Config fields").
 // A text config runs tokenize(text) (+ pads) -> embed_tokens(seed, positions)
 // -> projections -> multi_head_attention, all in run_explorer.
 // Explicit Q/K/V take "mask" "none", "causal" or a 0/1 matrix (one row per

@@ -5,7 +5,7 @@
 //
 // Both walk the field table (core/explorer_fields.hpp): the keys, which
 // configs take them, their types and ranges, the printed order and the
-// documentation (explorer_fields_markdown(), the README's config table) all
+// documentation (explorer_fields_markdown(), docs/reference.md's config table) all
 // come from there. In short:
 //   {"text": "The cat sat on the mat" | "experiment": "fig41" | "causal",
 //    "d_model", "heads", "seed", "projection", "positions",     (text configs)
@@ -45,7 +45,7 @@ std::string print_explorer_config(const ExplorerConfig& config);
 bool is_explorer_field(const std::string& key);
 
 // The field table as a markdown table (field, configs, values, default,
-// meaning): the README's config reference, checked against this by a test.
+// meaning): docs/reference.md's config reference, checked against this by a test.
 std::string explorer_fields_markdown();
 
 // The compute() result of a checked config: {"tokens", "scores",

@@ -2,7 +2,7 @@
 // attend runs it through compute(), the browser's entry point; config prints
 // its canonical form (parse_explorer_config then print_explorer_config: the
 // form the UI writes, and a fixed point of parse + print). fields prints the
-// field table those two read, as the README shows it.
+// field table those two read, as docs/reference.md shows it.
 #include <iostream>
 
 #include "api/compute.hpp"

@@ -27,7 +27,7 @@ const char* const kUsage =
     "  config --config FILE   print a text/experiment config in canonical form (all fields,\n"
     "                         defaults filled in); parses only, attend runs it\n"
     "  fields                 the text/experiment config's fields as a markdown table\n"
-    "                         (the README's \"Config fields\")\n"
+    "                         (docs/reference.md's \"Config fields\")\n"
     "  train [--task retrieve] [--dk D] [--scale sqrt|none] [--steps N] [--seed S]\n"
     "        [--lr X] [--heads H] [--batch B] [--json]\n"
     "                         train the tiny one-layer attention model (defaults: retrieve,\n"

@@ -5,7 +5,7 @@
 //   - the JSON parser, printer and unknown-field check (api/explorer_json.cpp),
 //   - which changes force new embeddings and projections (same_inputs),
 //   - config equality (same_config: the UI recomputes when it changes),
-//   - the documentation table (api::explorer_fields_markdown, in the README).
+//   - the documentation table (api::explorer_fields_markdown, in docs/reference.md).
 // Range checks that involve several fields (heads divide d_model, the weight
 // budget, ...) stay in check_explorer_config.
 #pragma once
@@ -18,7 +18,7 @@
 #include "explorer.hpp"
 
 // A field's sentence for the documentation (`attention_cli fields`,
-// `attention_app --url-fields`, the README's tables): only the native
+// `attention_app --url-fields`, docs/reference.md's tables): only the native
 // programs print it, so the browser's build leaves the text out of the page's
 // first download.
 #ifdef __EMSCRIPTEN__

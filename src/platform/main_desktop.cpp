@@ -86,7 +86,7 @@ bool parse_int(const std::string& text, int lo, int hi, int* out) {
 std::string parse_options(int argc, char** argv, Options* options, bool* help) {
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
-    if (flag == "--url-fields") {  // the README's table of URL parameters
+    if (flag == "--url-fields") {  // docs/reference.md's table of URL parameters
       std::fputs(attn::ui::state_fields_markdown().c_str(), stdout);
       std::exit(0);
     }

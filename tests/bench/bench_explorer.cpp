@@ -278,7 +278,7 @@ int main() {
       if (r.tokens == tokens && r.heads == heads && r.d_model == d_model) return r;
     return rows.front();
   };
-  std::printf("\nGoals (issue 11):\n");
+  std::printf("\nGoals:\n");
   const Row& full = find(256, 8, 256);
   std::printf("- full recompute, 256 tokens x 8 heads, d_model 256: %.2f ms (<= 8 ms): %s\n", full.full.median_ms,
               verdict(full.full.median_ms <= 8));

@@ -14,7 +14,7 @@ cli = sys.argv[1]
 c = Checks("cli_config")
 
 # Which fields each kind of config prints, in order: the field table's rows
-# (`attention_cli fields`, the README's), by the configs that take them. A new
+# (`attention_cli fields`, docs/reference.md's), by the configs that take them. A new
 # field joins by itself; the fields the chapter's configs always had must be there.
 TABLE = [[cell.strip() for cell in line.split("|")[1:5]]
          for line in run_cli(cli, "fields").stdout.decode().splitlines() if line.startswith("| `")]

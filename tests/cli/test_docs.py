@@ -1,12 +1,12 @@
-"""The README's reference parts are copies of what the programs print.
+"""docs/reference.md's tables are copies of what the programs print.
 
     test_docs.py <attention_cli> [<attention_app>]
 
 - The "Config fields" table equals `attention_cli fields`, which prints the
   one field table the config parser and printer read (core/explorer_fields.cpp).
 - The ids listed for --view, --preset and --panel in `attention_app --help`
-  (from the views, presets and panels tables) are the ones the README's
-  start-up paragraph lists.
+  (from the views, presets and panels tables) are the ones docs/reference.md
+  lists, and its presets table has a row for each preset, no more.
 - Every field of the table is one that `attention_cli config` accepts and
   prints back (the table is the parser's, not a description of it).
 """
@@ -17,20 +17,20 @@ from pathlib import Path
 
 from cli_common import Checks, run_cli
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "reference.md"
 
 
 def main():
     cli = sys.argv[1]
     app = sys.argv[2] if len(sys.argv) > 2 else None
     c = Checks("cli_docs")
-    readme = README.read_text()
+    reference = REFERENCE.read_text()
 
     fields = run_cli(cli, "fields")
     table = fields.stdout.decode()
     c.check(fields.returncode == 0 and table.startswith("| field |"), "attention_cli fields prints a markdown table",
             fields.stderr.decode())
-    c.check(table in readme, "README.md holds `attention_cli fields` verbatim (regenerate the Config fields table)")
+    c.check(table in reference, "docs/reference.md holds `attention_cli fields` verbatim (regenerate the Config fields table)")
 
     names = re.findall(r"^\| `(\w+)` \|", table, re.M)
     c.check(len(names) >= 13 and {"text", "experiment", "mask", "trained_steps"} <= set(names),
@@ -45,14 +45,18 @@ def main():
 
     if app:
         url_fields = run_cli(app, "--url-fields").stdout.decode()
-        c.check(url_fields.startswith("| parameter |") and url_fields in readme,
-                "README.md holds `attention_app --url-fields` verbatim (regenerate the URL parameters table)")
+        c.check(url_fields.startswith("| parameter |") and url_fields in reference,
+                "docs/reference.md holds `attention_app --url-fields` verbatim (regenerate the URL parameters table)")
         help_text = run_cli(app, "--help").stdout.decode()
         for flag in ("view", "preset", "panel"):
             m = re.search(rf"--{flag} ID\s+.*?([a-z0-9_]+(?:\|[a-z0-9_]+)+)", help_text)
             ids = m.group(1) if m else None
-            c.check(ids is not None and f"`{ids}`" in readme,
-                    f"README lists the --{flag} ids of attention_app --help", f"{ids!r}")
+            c.check(ids is not None and f"`{ids}`" in reference,
+                    f"docs/reference.md lists the --{flag} ids of attention_app --help", f"{ids!r}")
+            if flag == "preset" and ids:
+                presets = reference[reference.find("## Presets"):reference.find("\n## ", reference.find("## Presets") + 3)]
+                rows = re.findall(r"^\| `(\w+)` \|", presets, re.M)
+                c.check(rows == ids.split("|"), "the presets table has one row per preset, in order", f"{rows}")
     c.exit()
 
 

@@ -157,7 +157,7 @@ def main():
 
     # The goals. Punctuation and the heads are met by the built model
     # and held here; the loss and the sample line lengths are not met yet
-    # (README: the trained model, measured): printed, not failed, so the
+    # (docs/poem-model.md, measured): printed, not failed, so the
     # suite stays a check of what the code does.
     goals = ev['goals']
     checks.check(ev['punctuation_accuracy'] >= 0.8 and goals['punctuation'],

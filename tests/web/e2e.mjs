@@ -176,7 +176,7 @@ async function run(c, page, url) {
   const setBig = await page.evaluate((fields) => window.attentionLab.set(fields), big);
   await lab.frames(4);
   const refused = await lab.state();
-  const memoryWhy = 'memory: the lab could not get the ';  // the README's bad-input table shows all of it
+  const memoryWhy = 'memory: the lab could not get the ';  // docs/bad-input.md's table shows all of it
   c.check(setBig === '' && refused.error === memoryWhy + '34 MiB this needs (the browser may be short of memory: ' +
             'close other tabs, or use a shorter text, fewer heads or a smaller d_model)' &&
           JSON.stringify(refused.tokens) === JSON.stringify(shownBefore) &&

@@ -34,7 +34,7 @@ PoemSplit split_corpus(const PoemCorpus& corpus, bool use_modern);
 std::vector<int> encode_all(const Vocab& vocab, const std::vector<std::string>& texts, int start = Vocab::kPoemStart);
 
 // The defaults are the built model's (scripts/poem_model.sh): what came
-// closest to the goals in under 3 minutes on one core (README: the trained
+// closest to the goals in under 3 minutes on one core (docs/poem-model.md: the trained
 // model, for the runs compared).
 struct PoemTrainConfig {
   GptConfig model;  // vocab is set from the training set

@@ -13,7 +13,7 @@
 //     (apply_url_query at start; url_query after every change, which the page
 //     puts in the address bar and "Copy link" copies);
 //   - the page's postMessage set()/get() (apply_state_fields, state_fields_json);
-//   - the documentation (state_fields_markdown, the README's URL table).
+//   - the documentation (state_fields_markdown, docs/reference.md's URL table).
 // URL values are the JSON values written compactly (url_value): strings as
 // they are, numbers and true/false as JSON, the zoom as "zoom,row,col", a
 // custom mask as "custom.<n>.<base64url of its n*n cells, row by row, 1 bit
@@ -74,7 +74,7 @@ nlohmann::json value_from_url(const std::string& field, const std::string& text)
 // (AppState::theme_source), after the platform learned a new one.
 void follow_color_scheme(AppState& state);
 
-// The field table as markdown (parameter, values, meaning), for the README.
+// The field table as markdown (parameter, values, meaning), for docs/reference.md.
 std::string state_fields_markdown();
 
 }  // namespace attn::ui

@@ -52,7 +52,7 @@ export async function open({ viewport, locale = 'en-US', timeoutMs = 60_000 }) {
            // build with -sSAFE_HEAP=1 faulted at a random hot spot (ImDrawList::PrimReserve,
            // ImGui::Begin, ...) in 3 of 4 full runs, the release build trapped ("Out of bounds memory
            // access") in about 1 of 20, Chromium never. With JSC compiling on the page's own thread,
-           // 5 of 5 SAFE_HEAP runs were clean (README, "Browsers").
+           // 5 of 5 SAFE_HEAP runs were clean (docs/testing.md, "Browsers").
            JSC_useConcurrentJIT: '0' },
   });
   let driverErrors = '';
