@@ -12,6 +12,8 @@
 #                        the C++ libraries, Node.js + npm, Chromium, Xvfb, Python + numpy
 #   third_party/imgui    Dear ImGui 1.86 sources from Debian's `imgui` source package (git-ignored)
 #   node_modules/        exactly what package-lock.json pins (`npm ci`; git-ignored)
+#   ~/.cache/attention-lab/tang/
+#                        the Quan Tang Shi the poem model trains on (scripts/tang_corpus.sh)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -37,7 +39,8 @@ PACKAGES=(
   ca-certificates                                # npm's TLS
   dpkg-dev xz-utils                              # apt-get source for Dear ImGui, its .tar.xz
   fonts-wqy-microhei python3-fonttools           # the CJK font, subset at build time (pyftsubset)
-  fortunes-zh                                    # Tang and Song poems (tang300, song100) the poem model trains on
+  fortunes-zh                                    # tang300: the poems the learned-heads view shows (its test set)
+  opencc                                         # the Quan Tang Shi into simplified characters (scripts/tang_corpus.sh)
 )
 if [ "${1:-}" = --list-packages ]; then printf '%s\n' "${PACKAGES[@]}"; exit 0; fi
 
@@ -105,4 +108,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$lock_hash" ]; then
 else
   log "npm packages present"
 fi
+
+# ---- the poem model's corpus -------------------------------------------------
+"$ROOT/scripts/tang_corpus.sh"
 log "done"

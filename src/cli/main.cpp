@@ -38,11 +38,13 @@ const char* const kUsage =
     "  poem train [--steps N] [--seed S] [--layers L] [--heads H] [--d-model D] [--context T]\n"
     "        [--batch B] [--lr X] [--warmup N] [--modern yes|no] [--corpus DIR] --out FILE\n"
     "        [--modern-share X] [--modern-until X] [--line-start-share X] [--dropout X] [--report N]\n"
+    "        [--tang FILE|default] [--min-count N]\n"
     "                         train the character GPT on Debian's Tang poems (fortunes-zh;\n"
     "                         defaults: 1100 steps, seed 1, 2 layers, 4 heads, d-model 64,\n"
     "                         context 64, batch 16, lr 0.003, warmup 100, modern yes with\n"
     "                         share 0.6 until 0.92 of the steps, poem windows at line starts\n"
-    "                         1.0, dropout 0.2); prints step, train and held-out loss, tokens/s\n"
+    "                         1.0, dropout 0.2); prints step, train and held-out loss, tokens/s;\n"
+    "                         --tang: on the Quan Tang Shi (scripts/tang_corpus.sh), tang300 held out\n"
     "  poem attend --model FILE --text TEXT [--json]\n"
     "                         every layer's and head's weights on TEXT, the next character's\n"
     "                         top 10, each character's loss\n"
@@ -51,7 +53,8 @@ const char* const kUsage =
     "  poem eval --model FILE [--json]\n"
     "                         the held-out poems: loss against the unigram and bigram\n"
     "                         baselines, punctuation accuracy, sample line lengths, the\n"
-    "                         heads' patterns, and the goals met or not\n"
+    "                         heads' patterns, and the goals met or not\n"    "  poem corpus [--tang FILE|default] [--min-count N] [--train-out FILE] [--json]\n"
+    "                         how the Quan Tang Shi is cleaned and split, the vocabulary at a count\n"
     "  --help                 this text\n";
 
 struct Command {

@@ -6,6 +6,7 @@
 //   poem eval    the held-out poems: loss against the baselines, punctuation,
 //                line lengths of samples, the heads' patterns; the goals
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 
@@ -25,8 +26,18 @@ using namespace attn::poem;
 
 const char* const kDefaultCorpus = "/usr/share/games/fortunes";
 
-// The corpus files; a missing file names the package that has it.
-std::optional<int> read_corpus(const std::string& command, const std::string& dir, bool modern, PoemCorpus& corpus) {
+// Where scripts/tang_corpus.sh (run by scripts/setup.sh) puts the Quan Tang Shi.
+std::string default_tang_path() {
+  const char* cache = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const std::string dir = cache && *cache ? cache : std::string(home ? home : ".") + "/.cache";
+  return dir + "/attention-lab/tang/quantangshi-2.0.1.txt";
+}
+
+// The corpus files; a missing file names what installs it. tang: the Quan
+// Tang Shi's file, or none for fortunes-zh alone.
+std::optional<int> read_corpus(const std::string& command, const std::string& dir, bool modern,
+                               const std::optional<std::string>& tang, PoemCorpus& corpus) {
   const std::pair<const char*, std::vector<std::string>*> files[] = {
       {"tang300", &corpus.tang300}, {"song100", &corpus.song100}, {"chinese", &corpus.modern}};
   for (const auto& [name, entries] : files) {
@@ -37,7 +48,24 @@ std::optional<int> read_corpus(const std::string& command, const std::string& di
     *entries = parse_fortunes(text);
   }
   if (corpus.tang300.size() < 20) return command_error(command, dir + "/tang300: fewer than 20 poems");
+  if (tang) {
+    std::string text, error;
+    if (!read_all(*tang, text, error))
+      return command_error(command, error + " (scripts/tang_corpus.sh fetches the Quan Tang Shi)");
+    corpus.tang = parse_fortunes(text);
+    if (corpus.tang.size() < 1000)
+      return command_error(command, *tang + ": " + std::to_string(corpus.tang.size()) +
+                                        " poems; the Quan Tang Shi has 57,607 (scripts/tang_corpus.sh fetches it again)");
+  }
   return std::nullopt;
+}
+
+// --tang FILE, or --tang default: where the set-up put it.
+ValueFlag tang_flag(std::optional<std::string>& out) {
+  return {"tang", [&out](const std::string& text) {
+            out = text == "default" ? default_tang_path() : text;
+            return std::string();
+          }};
 }
 
 std::vector<std::vector<int>> encode_each(const Vocab& vocab, const std::vector<std::string>& poems) {
@@ -65,6 +93,11 @@ std::pair<bool, float> trained_with_modern(const std::string& info) {
   return {j.value("modern", false), j.value("modern_share", 0.0f) * j.value("modern_until", 1.0f)};
 }
 
+bool trained_on_tang(const std::string& info) {
+  const auto j = nlohmann::json::parse(info, nullptr, false);
+  return j.is_object() && j.value("tang", false);
+}
+
 ValueFlag yes_no_flag(const std::string& name, bool& out) {
   return {name, [name, &out](const std::string& text) {
             if (text != "yes" && text != "no") return "--" + name + ": expected yes or no, got '" + text + "'";
@@ -75,8 +108,8 @@ ValueFlag yes_no_flag(const std::string& name, bool& out) {
 
 int train(const CommandLine& line) {
   PoemTrainConfig config;
-  std::optional<std::string> out, corpus_dir;
-  int report = 100;
+  std::optional<std::string> out, corpus_dir, tang;
+  int report = 100, min_count = 1;
   const FlagSpec flags{{int_flag("steps", 1, 1000000, config.steps), seed_flag(config.seed),
                         int_flag("layers", 1, GptLimits::kMaxLayers, config.model.layers),
                         int_flag("heads", 1, GptLimits::kMaxHeads, config.model.heads),
@@ -90,17 +123,19 @@ int train(const CommandLine& line) {
                         float_flag("line-start-share", 0.0f, 1.0f, config.line_start_share),
                         float_flag("modern-until", 0.0f, 1.0f, config.modern_until),
                         float_flag("dropout", 0.0f, 1.0f, config.dropout),
-                        text_flag("corpus", corpus_dir),
+                        text_flag("corpus", corpus_dir), tang_flag(tang),
+                        int_flag("min-count", 1, 1000000, min_count),
                         int_flag("report", 1, 1000000, report), text_flag("out", out)},
                        nullptr};
   if (const auto exit_code = read_flags(line, flags)) return *exit_code;
   if (!out) return command_error(line.command, "needs --out FILE (where the model goes)");
   if (std::string e = check_train_config(config); !e.empty()) return command_error(line.command, e);
   PoemCorpus corpus;
-  if (const auto exit_code = read_corpus(line.command, corpus_dir.value_or(kDefaultCorpus), config.use_modern, corpus))
+  if (const auto exit_code =
+          read_corpus(line.command, corpus_dir.value_or(kDefaultCorpus), config.use_modern, tang, corpus))
     return *exit_code;
   const PoemSplit split = split_corpus(corpus, config.use_modern);
-  Vocab vocab = Vocab::from_texts(split.train());
+  Vocab vocab = Vocab::from_texts(split.train(), min_count);
   std::vector<int> poem_ids = encode_all(vocab, split.poems);
   std::vector<int> modern_ids = encode_all(vocab, split.modern, Vocab::kTextStart);
   const std::vector<std::vector<int>> held_out = encode_each(vocab, split.held_out);
@@ -111,8 +146,9 @@ int train(const CommandLine& line) {
                                         std::to_string(split.modern.size()) + " modern passages (" +
                                         fixed(100 * config.modern_share, 0) + " % of each batch)"
                                   : std::string())
-            << "; " << split.held_out.size()
-            << " held-out Tang poems. AdamW lr " << config.learning_rate << ", batch " << config.batch << " x "
+            << "; " << split.held_out.size() << " held-out Tang poems"
+            << (tang ? ", " + std::to_string(split.excluded) + " more that hold a clause of one left out" : "")
+            << ". AdamW lr " << config.learning_rate << ", batch " << config.batch << " x "
             << config.model.context << ", seed " << config.seed << ".\n\n";
   if (poem_ids.size() <= static_cast<std::size_t>(config.model.context) + 1)
     return command_error(line.command, "the training poems are shorter than the context");
@@ -143,7 +179,9 @@ int train(const CommandLine& line) {
                           {"modern", config.use_modern}, {"modern_share", config.modern_share},
                           {"modern_until", config.modern_until},
                           {"line_start_share", config.line_start_share}, {"dropout", config.dropout},
-                          {"held_out", "tang300 index % 10 == 0"}};
+                          {"tang", tang.has_value()}, {"min_count", min_count},
+                          {"held_out", tang ? "tang300, and every poem sharing a clause of 4+ characters with one"
+                                            : "tang300 index % 10 == 0"}};
   const std::vector<uint8_t> bytes = write_model(trainer.model(), api::dump(info));
   std::string error;
   if (!write_all(*out, std::string(bytes.begin(), bytes.end()), error)) return command_error(line.command, error);
@@ -229,18 +267,21 @@ std::map<int, int> sample_line_lengths(const PoemModel& model, int samples, int 
 }
 
 int eval(const CommandLine& line) {
-  std::optional<std::string> model_path, corpus_dir;
+  std::optional<std::string> model_path, corpus_dir, tang;
   bool json = false;
   int samples = 32;
   uint64_t seed = 1;
   if (const auto exit_code = read_flags(line, {{text_flag("model", model_path), text_flag("corpus", corpus_dir),
-                                               int_flag("samples", 1, 1000, samples), seed_flag(seed)}, &json}))
+                                               tang_flag(tang), int_flag("samples", 1, 1000, samples), seed_flag(seed)},
+                                              &json}))
     return *exit_code;
   ModelFile file;
   if (const auto exit_code = read_model_file(line.command, model_path, file)) return *exit_code;
   const auto [modern, modern_share] = trained_with_modern(file.info);
+  // A model trained on the Quan Tang Shi is measured on its split.
+  if (!tang && trained_on_tang(file.info)) tang = default_tang_path();
   PoemCorpus corpus;
-  if (const auto exit_code = read_corpus(line.command, corpus_dir.value_or(kDefaultCorpus), modern, corpus))
+  if (const auto exit_code = read_corpus(line.command, corpus_dir.value_or(kDefaultCorpus), modern, tang, corpus))
     return *exit_code;
   const PoemModel& model = file.model;
   const PoemSplit split = split_corpus(corpus, modern);
@@ -301,14 +342,91 @@ int eval(const CommandLine& line) {
   return 0;
 }
 
+// The corpus as the model would learn from it: how the Quan Tang Shi was
+// cleaned, who trains, validates and tests, and the vocabulary at a count.
+int corpus_command(const CommandLine& line) {
+  std::optional<std::string> corpus_dir, tang, train_out;
+  int min_count = 1;
+  bool json = false;
+  if (const auto exit_code = read_flags(line, {{text_flag("corpus", corpus_dir), tang_flag(tang),
+                                               int_flag("min-count", 1, 1000000, min_count),
+                                               text_flag("train-out", train_out)}, &json}))
+    return *exit_code;
+  PoemCorpus corpus;
+  if (const auto exit_code = read_corpus(line.command, corpus_dir.value_or(kDefaultCorpus), false, tang, corpus))
+    return *exit_code;
+  const PoemSplit split = split_corpus(corpus, false);
+  const Vocab vocab = Vocab::from_texts(split.train(), min_count);
+  // Characters (not line breaks) of a set of poems, and how many the vocabulary does not know.
+  const auto count = [&vocab](const std::vector<std::string>& poems, long long& unknown) {
+    long long chars = 0;
+    unknown = 0;
+    for (const std::string& p : poems)
+      for (const std::string& ch : utf8_chars(p))
+        if (ch != "\n") ++chars, unknown += vocab.id(ch) == Vocab::kUnknown;
+    return chars;
+  };
+  long long train_unknown = 0, test_unknown = 0, validation_unknown = 0;
+  const long long train_chars = count(split.poems, train_unknown);
+  const long long test_chars = count(split.held_out, test_unknown);
+  const long long validation_chars = count(split.validation, validation_unknown);
+  long long lines = 0, regular = 0;
+  for (const std::string& p : split.poems)
+    for (const std::string& c : clauses(p)) ++lines, regular += utf8_chars(c).size() == 5 || utf8_chars(c).size() == 7;
+  if (train_out) {
+    std::string text, error;
+    for (const std::string& p : split.poems) text += p + "\n%\n";
+    if (!write_all(*train_out, text, error)) return command_error(line.command, error);
+  }
+  const TangCleaning& c = split.cleaning;
+  const auto share = [](long long part, long long whole) { return whole ? double(part) / double(whole) : 0.0; };
+  if (json) {
+    api::OutJson dropped = api::OutJson::object();
+    for (int why = 1; why < 7; ++why) dropped[tang_drop_name(static_cast<TangDrop>(why))] = c.dropped[why];
+    const api::OutJson j{
+        {"tang", {{"poems", c.poems}, {"kept", c.kept}, {"cleaned", c.notes}, {"dropped", dropped},
+                  {"excluded_sharing_a_clause", split.excluded}}},
+        {"train", {{"poems", split.poems.size()}, {"characters", train_chars}, {"unknown", train_unknown},
+                   {"clauses", lines}, {"clauses_5_or_7", share(regular, lines)}}},
+        {"validation", {{"poems", split.validation.size()}, {"characters", validation_chars},
+                        {"unknown", validation_unknown}}},
+        {"test", {{"poems", split.held_out.size()}, {"characters", test_chars}, {"unknown", test_unknown}}},
+        {"vocabulary", {{"min_count", min_count}, {"size", vocab.size()}}}};
+    std::cout << api::dump(j) << '\n';
+    return 0;
+  }
+  if (tang) {
+    std::cout << "The Quan Tang Shi: " << c.poems << " poems read, " << c.kept << " kept (" << c.notes
+              << " of them cleaned of notes or marks). Left out:\n";
+    for (int why = 1; why < 7; ++why)
+      std::cout << "  " << c.dropped[why] << "  " << tang_drop_name(static_cast<TangDrop>(why)) << '\n';
+    std::cout << "  " << split.excluded << "  holding a clause of 4+ characters of a tang300 poem\n\n";
+  }
+  Table table{{"set", "poems", "characters", "unknown at this vocabulary"}, {}};
+  table.rows.push_back({"train", std::to_string(split.poems.size()), std::to_string(train_chars),
+                        fixed(100 * share(train_unknown, train_chars), 2) + " %"});
+  if (tang)
+    table.rows.push_back({"validation", std::to_string(split.validation.size()), std::to_string(validation_chars),
+                          fixed(100 * share(validation_unknown, validation_chars), 2) + " %"});
+  table.rows.push_back({"test (tang300)", std::to_string(split.held_out.size()), std::to_string(test_chars),
+                        fixed(100 * share(test_unknown, test_chars), 2) + " %"});
+  print_table(std::cout, table);
+  std::cout << "\nVocabulary: " << vocab.size() << " (characters seen at least " << min_count
+            << " times in training, and 4 specials). Training clauses of 5 or 7 characters: "
+            << fixed(100 * share(regular, lines), 1) << " %.\n";
+  return 0;
+}
+
 const char* const kPoemUsage =
-    "usage: attention_cli poem <train|attend|sample|eval> [options]\n"
+    "usage: attention_cli poem <train|attend|sample|eval|corpus> [options]\n"
     "  train  [--steps N] [--seed S] [--layers L] [--heads H] [--d-model D] [--context T]\n"
     "         [--batch B] [--lr X] [--warmup N] [--modern yes|no] [--modern-share X] [--corpus DIR]\n"
-    "         [--modern-until X] [--line-start-share X] [--dropout X] [--report N] --out FILE\n"
+    "         [--modern-until X] [--line-start-share X] [--dropout X] [--tang FILE|default]\n"
+    "         [--min-count N] [--report N] --out FILE\n"
     "  attend --model FILE --text TEXT [--json]\n"
     "  sample --model FILE [--prompt TEXT] [--length N] [--temperature T] [--seed S]\n"
-    "  eval   --model FILE [--corpus DIR] [--samples N] [--seed S] [--json]\n";
+    "  eval   --model FILE [--corpus DIR] [--tang FILE|default] [--samples N] [--seed S] [--json]\n"
+    "  corpus [--corpus DIR] [--tang FILE|default] [--min-count N] [--train-out FILE] [--json]\n";
 
 }  // namespace
 
@@ -322,7 +440,8 @@ int run_poem(const CommandLine& line) {
   if (line.args[0] == "attend") return attend(sub);
   if (line.args[0] == "sample") return sample_command(sub);
   if (line.args[0] == "eval") return eval(sub);
-  return command_error(line.command, "unknown subcommand '" + line.args[0] + "' (train, attend, sample, eval)");
+  if (line.args[0] == "corpus") return corpus_command(sub);
+  return command_error(line.command, "unknown subcommand '" + line.args[0] + "' (train, attend, sample, eval, corpus)");
 }
 
 }  // namespace attn::cli

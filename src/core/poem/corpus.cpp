@@ -2,7 +2,7 @@
 #include "corpus.hpp"
 
 #include <algorithm>
-#include <set>
+#include <map>
 
 #include "../tokenizer.hpp"
 
@@ -90,16 +90,17 @@ bool is_punctuation(std::string_view ch) {
   return std::any_of(std::begin(kMarks), std::end(kMarks), [&](const char* m) { return ch == m; });
 }
 
-Vocab Vocab::from_texts(const std::vector<std::string>& texts) {
-  std::set<char32_t> seen;
+Vocab Vocab::from_texts(const std::vector<std::string>& texts, int min_count) {
+  std::map<char32_t, long long> counts;
   for (const std::string& t : texts)
     for (std::size_t i = 0; i < t.size();) {
       const char32_t c = decode_utf8(t, i);
-      if (c != U'\n') seen.insert(c);
+      if (c != U'\n') ++counts[c];
     }
   Vocab v;
   v.chars = {"<unk>", "<poem>", "\n", "<text>"};
-  for (char32_t c : seen) v.chars.push_back(encode_utf8(c));
+  for (const auto& [c, n] : counts)
+    if (n >= min_count) v.chars.push_back(encode_utf8(c));
   v.index();
   return v;
 }

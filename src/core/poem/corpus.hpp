@@ -31,14 +31,16 @@ bool is_punctuation(std::string_view ch);
 
 // Character ids. 0..3 are special: an unknown character, the start of a
 // poem, a line break, the start of a modern passage (so that what follows
-// <poem> is poetry, whatever else trained); then every character of the
-// training texts in code point order.
+// <poem> is poetry, whatever else trained); then the training texts'
+// characters (all, or those of at least a minimum count) in code point order.
 struct Vocab {
   static constexpr int kUnknown = 0, kPoemStart = 1, kLineBreak = 2, kTextStart = 3, kSpecials = 4;
   std::vector<std::string> chars;  // id -> text: "<unk>", "<poem>", "\n", "<text>", ...
   std::unordered_map<std::string, int> ids;
 
-  static Vocab from_texts(const std::vector<std::string>& texts);
+  // The characters that occur at least min_count times in the texts; the
+  // rarer ones are read as kUnknown, which then trains like any character.
+  static Vocab from_texts(const std::vector<std::string>& texts, int min_count = 1);
   // Rebuilds ids from chars (after reading a model file); false if the list
   // does not start with the specials or repeats a character.
   bool index();

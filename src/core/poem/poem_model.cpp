@@ -16,10 +16,19 @@ constexpr double kPi = 3.14159265358979323846;
 
 PoemSplit split_corpus(const PoemCorpus& corpus, bool use_modern) {
   PoemSplit split;
+  if (use_modern) split.modern = corpus.modern;
+  if (!corpus.tang.empty()) {
+    const std::vector<std::string> poems = clean_tang_corpus(corpus.tang, &split.cleaning);
+    const TangSplit parts = split_tang(poems, corpus.tang300);
+    for (int i : parts.train) split.poems.push_back(poems[sz(i)]);
+    for (int i : parts.validation) split.validation.push_back(poems[sz(i)]);
+    split.excluded = static_cast<int>(parts.excluded.size());
+    split.held_out = corpus.tang300;
+    return split;
+  }
   for (std::size_t i = 0; i < corpus.tang300.size(); ++i)
     (held_out(static_cast<int>(i)) ? split.held_out : split.poems).push_back(corpus.tang300[i]);
   split.poems.insert(split.poems.end(), corpus.song100.begin(), corpus.song100.end());
-  if (use_modern) split.modern = corpus.modern;
   return split;
 }
 

@@ -9,6 +9,7 @@
 #include "../rng.hpp"
 #include "corpus.hpp"
 #include "gpt.hpp"
+#include "tang_corpus.hpp"
 
 namespace attn::poem {
 
@@ -22,11 +23,21 @@ struct PoemModel {
 // encoded with Vocab::encode_poem and concatenated.
 struct PoemCorpus {
   std::vector<std::string> tang300, song100, modern;  // parse_fortunes of each file (modern may be empty)
+  // The Quan Tang Shi (tang_corpus.hpp) as parse_fortunes reads it, not yet
+  // cleaned; empty: the model learns from fortunes-zh alone.
+  std::vector<std::string> tang;
 };
+// Who trains. From fortunes-zh alone: every tang300 poem but the held-out
+// tenth (tang300 index % 10 == 0), then song100. With the Quan Tang Shi: its
+// cleaned poems that share no clause with tang300 (split_tang), less the
+// hashed 1 % that validates; all 313 tang300 poems are held out.
 struct PoemSplit {
-  std::vector<std::string> poems;     // tang300 not held out, then song100
-  std::vector<std::string> modern;    // the modern passages (empty unless asked for)
-  std::vector<std::string> held_out;  // tang300 index % 10 == 0
+  std::vector<std::string> poems;       // the training poems
+  std::vector<std::string> modern;      // the modern passages (empty unless asked for)
+  std::vector<std::string> held_out;    // the test set: tang300 poems that never trained
+  std::vector<std::string> validation;  // the Quan Tang Shi's hashed 1 % (empty without it)
+  TangCleaning cleaning;                // how the Quan Tang Shi was cleaned
+  int excluded = 0;                     // its poems that share a clause with tang300
   std::vector<std::string> train() const;  // poems, then modern: what the vocabulary is built from
 };
 PoemSplit split_corpus(const PoemCorpus& corpus, bool use_modern);
