@@ -169,8 +169,12 @@ const PoemTraining& PoemSession::train_run(int units) {
       if (t.steps >= t.target) finish_training();
       continue;
     }
+    // A unit is a sequence of the batch; the trainer takes a shard of them at
+    // a time (PoemTrainer::kShardSequences), which counts as that many units.
+    const int before = trainer_->sequences_done();
     const poem::PoemStepStats stats = trainer_->step_part(1);
     t.sequences = trainer_->sequences_done();
+    u += (stats.step ? trainer_->config().batch : t.sequences) - before - 1;
     if (stats.step == 0) continue;
     t.steps = stats.step;
     t.train_steps.push_back(float(stats.step));

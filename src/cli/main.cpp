@@ -38,7 +38,7 @@ const char* const kUsage =
     "  poem train [--steps N] [--seed S] [--layers L] [--heads H] [--d-model D] [--context T]\n"
     "        [--batch B] [--lr X] [--warmup N] [--modern yes|no] [--corpus DIR] --out FILE\n"
     "        [--modern-share X] [--modern-until X] [--line-start-share X] [--dropout X] [--report N]\n"
-    "        [--tang FILE|default] [--min-count N]\n"
+    "        [--tang FILE|default] [--min-count N] [--threads N (0: every core; the same weights)]\n"
     "                         train the character GPT on Debian's Tang poems (fortunes-zh;\n"
     "                         defaults: 1100 steps, seed 1, 2 layers, 4 heads, d-model 64,\n"
     "                         context 64, batch 16, lr 0.003, warmup 100, modern yes with\n"

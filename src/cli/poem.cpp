@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <set>
 
 #include "api/json_output.hpp"
 #include "api/poem_json.hpp"
@@ -125,6 +126,7 @@ int train(const CommandLine& line) {
                         float_flag("dropout", 0.0f, 1.0f, config.dropout),
                         text_flag("corpus", corpus_dir), tang_flag(tang),
                         int_flag("min-count", 1, 1000000, min_count),
+                        int_flag("threads", 0, 256, config.threads),
                         int_flag("report", 1, 1000000, report), text_flag("out", out)},
                        nullptr};
   if (const auto exit_code = read_flags(line, flags)) return *exit_code;
@@ -246,24 +248,37 @@ int sample_command(const CommandLine& line) {
   return 0;
 }
 
-// Line lengths of samples: runs of characters between punctuation and line
-// breaks; a sample's last, unfinished run is left out.
-std::map<int, int> sample_line_lengths(const PoemModel& model, int samples, int length, uint64_t seed) {
+// Samples at temperature 0.8, measured as the goals ask: the lengths of their
+// lines (runs of characters between punctuation and line breaks; a sample's
+// last, unfinished run is left out), and their couplets: a line ending in "，"
+// and the next, ending in "。", "？", "！" or "；", of equal length or not.
+struct SampleForm {
   std::map<int, int> lengths;
+  int couplets = 0, equal_couplets = 0;
+};
+SampleForm sample_form(const PoemModel& model, int samples, int length, uint64_t seed) {
+  SampleForm form;
   Rng rng(seed, 77);
   for (int s = 0; s < samples; ++s) {
     const std::vector<int> out = sample(model, {Vocab::kPoemStart}, length, 0.8f, rng);
-    int run = 0;
+    int run = 0, first_half = -1;  // first_half: the length of a line that ended in "，"
     for (std::size_t i = 1; i < out.size(); ++i) {
-      if (out[i] == Vocab::kLineBreak || model.vocab.punctuation(out[i])) {
-        if (run > 0) ++lengths[run];
-        run = 0;
-      } else {
+      const bool mark = model.vocab.punctuation(out[i]);
+      if (out[i] != Vocab::kLineBreak && !mark) {
         ++run;
+        continue;
       }
+      if (run > 0) {
+        ++form.lengths[run];
+        const std::string m = mark ? model.vocab.text(out[i]) : "\n";
+        if (first_half >= 0 && (m == "。" || m == "？" || m == "！" || m == "；"))
+          ++form.couplets, form.equal_couplets += first_half == run;
+        first_half = m == "，" ? run : -1;
+      }
+      run = 0;
     }
   }
-  return lengths;
+  return form;
 }
 
 int eval(const CommandLine& line) {
@@ -278,66 +293,102 @@ int eval(const CommandLine& line) {
   ModelFile file;
   if (const auto exit_code = read_model_file(line.command, model_path, file)) return *exit_code;
   const auto [modern, modern_share] = trained_with_modern(file.info);
-  // A model trained on the Quan Tang Shi is measured on its split.
-  if (!tang && trained_on_tang(file.info)) tang = default_tang_path();
+  // A model trained on the Quan Tang Shi is measured on its split, by its
+  // protocol: every tang300 poem's first context (<poem> and 63 characters).
+  const bool on_tang = trained_on_tang(file.info);
+  if (!tang && on_tang) tang = default_tang_path();
   PoemCorpus corpus;
   if (const auto exit_code = read_corpus(line.command, corpus_dir.value_or(kDefaultCorpus), modern, tang, corpus))
     return *exit_code;
   const PoemModel& model = file.model;
   const PoemSplit split = split_corpus(corpus, modern);
-  const std::vector<std::vector<int>> held_out = encode_each(model.vocab, split.held_out);
+  std::vector<std::vector<int>> held_out = encode_each(model.vocab, split.held_out);
+  if (on_tang)
+    for (std::vector<int>& poem : held_out) poem.resize(std::min(poem.size(), std::size_t(model.config.context)));
   const PoemScore score = score_poems(model, held_out);
   const Baselines base = baselines(encode_all(model.vocab, split.poems),
                                    encode_all(model.vocab, split.modern, Vocab::kTextStart),
                                    modern_share, held_out, model.vocab.size());
   const double punctuation = score.punctuation ? double(score.punctuation_hits) / double(score.punctuation) : 0.0;
-  const std::map<int, int> lengths = sample_line_lengths(model, samples, 64, seed);
+  const SampleForm form = sample_form(model, samples, 64, seed);
   int lines = 0, five_or_seven = 0;
-  for (const auto& [n, count] : lengths) lines += count, five_or_seven += (n == 5 || n == 7) ? count : 0;
+  for (const auto& [n, count] : form.lengths) lines += count, five_or_seven += (n == 5 || n == 7) ? count : 0;
   const double regular = lines ? double(five_or_seven) / lines : 0.0;
+  const double equal = form.couplets ? double(form.equal_couplets) / form.couplets : 0.0;
   const std::vector<HeadStats> heads = analyse_heads(model, held_out);
   bool differ = false, boundary = false;
+  std::set<int> detected;
   for (const HeadStats& h : heads) {
     differ = differ || h.pattern != heads.front().pattern;
     boundary = boundary || (h.punctuation_share > 0 && h.punctuation_weight >= 3 * h.punctuation_share);
+    if (h.strongest >= 0) detected.insert(h.strongest);
   }
-  const bool goal_loss = score.loss <= base.bigram - 0.3, goal_punctuation = punctuation >= 0.8;
-  const bool goal_heads = differ && boundary, goal_lines = regular >= 0.7;
+  const bool couplet = detected.count(int(Detector::kCouplet)) > 0;
+  // The goals: the Quan Tang Shi's for a model trained on it, else the first model's.
+  const double loss_margin = on_tang ? 0.7 : 0.3;
+  const bool goal_loss = score.loss <= base.bigram - loss_margin;
+  const bool goal_punctuation = punctuation >= 0.8;
+  const bool goal_heads = on_tang ? detected.size() >= 4 && couplet : differ && boundary;
+  const bool goal_lines = regular >= (on_tang ? 0.97 : 0.7);
+  const bool goal_couplets = equal >= 0.97;
 
   if (json) {
     api::OutJson j{{"loss", score.loss}, {"predicted", score.predicted}, {"unigram", base.unigram},
                    {"bigram", base.bigram}, {"bigram_lambda", base.lambda},
                    {"punctuation_accuracy", punctuation}, {"punctuation_targets", score.punctuation},
-                   {"sample_lines", lines}, {"sample_lines_5_or_7", regular}};
+                   {"sample_lines", lines}, {"sample_lines_5_or_7", regular},
+                   {"sample_couplets", form.couplets}, {"sample_couplets_equal", equal}};
     api::OutJson length_table = api::OutJson::object();
-    for (const auto& [n, count] : lengths) length_table[std::to_string(n)] = count;
+    for (const auto& [n, count] : form.lengths) length_table[std::to_string(n)] = count;
     j["sample_line_lengths"] = length_table;
     api::OutJson head_list = api::OutJson::array();
-    for (const HeadStats& h : heads)
+    for (const HeadStats& h : heads) {
+      api::OutJson scores = api::OutJson::object();
+      for (int d = 0; d < kDetectors; ++d) {
+        const DetectorScore& ds = h.detectors[std::size_t(d)];
+        scores[detector_name(Detector(d))] = {{"weight", ds.mean_weight()}, {"ratio", ds.ratio()}, {"queries", ds.queries}};
+      }
       head_list.push_back({{"layer", h.layer}, {"head", h.head}, {"pattern", h.pattern}, {"summary", h.summary},
                            {"by_offset", h.by_offset}, {"punctuation_weight", h.punctuation_weight},
                            {"punctuation_share", h.punctuation_share}, {"first_weight", h.first_weight},
-                           {"previous_line_weight", h.previous_line_weight}, {"entropy", h.entropy}});
+                           {"previous_line_weight", h.previous_line_weight}, {"entropy", h.entropy},
+                           {"detectors", scores}, {"uniform_entropy", h.uniform_entropy},
+                           {"strongest", h.strongest >= 0 ? detector_name(Detector(h.strongest)) : ""},
+                           {"detected", h.detected}});
+    }
     j["heads"] = head_list;
-    j["goals"] = {{"loss", goal_loss}, {"punctuation", goal_punctuation}, {"heads", goal_heads}, {"lines", goal_lines}};
+    j["goals"] = {{"protocol", on_tang ? "tang" : "fortunes"}, {"loss", goal_loss}, {"punctuation", goal_punctuation},
+                  {"heads", goal_heads}, {"lines", goal_lines}, {"couplets", goal_couplets}};
     std::cout << api::dump(j) << '\n';
     return 0;
   }
   const auto met = [](bool ok) { return ok ? "met" : "NOT met"; };
-  std::cout << "Held-out: " << split.held_out.size() << " Tang poems, " << score.predicted << " characters predicted.\n\n";
+  std::cout << "Held-out: " << split.held_out.size() << " Tang poems"
+            << (on_tang ? " (tang300, each read in its first context)" : "") << ", " << score.predicted
+            << " characters predicted.\n\n";
   Table goals{{"goal", "measured", "target", ""}, {}};
-  goals.rows.push_back({"loss (nats/char)", fixed(score.loss, 3), "<= " + fixed(base.bigram - 0.3, 3), met(goal_loss)});
-  goals.rows.push_back({"punctuation top-1", fixed(100 * punctuation, 1) + " %", ">= 80 %", met(goal_punctuation)});
-  goals.rows.push_back({"sample lines of 5 or 7", fixed(100 * regular, 1) + " %", ">= 70 %", met(goal_lines)});
-  goals.rows.push_back({"heads: 2 patterns, one >= 3x punct.", differ && boundary ? "yes" : "no", "yes", met(goal_heads)});
+  goals.rows.push_back({"loss (nats/char)", fixed(score.loss, 3), "<= " + fixed(base.bigram - loss_margin, 3),
+                        met(goal_loss)});
+  if (!on_tang)
+    goals.rows.push_back({"punctuation top-1", fixed(100 * punctuation, 1) + " %", ">= 80 %", met(goal_punctuation)});
+  goals.rows.push_back({"sample lines of 5 or 7", fixed(100 * regular, 1) + " %", on_tang ? ">= 97 %" : ">= 70 %",
+                        met(goal_lines)});
+  if (on_tang) {
+    goals.rows.push_back({"sample couplets of equal halves", fixed(100 * equal, 1) + " %", ">= 97 %", met(goal_couplets)});
+    goals.rows.push_back({"head patterns detected", std::to_string(detected.size()) + (couplet ? ", couplet" : ", no couplet"),
+                          ">= 4, couplet", met(goal_heads)});
+  } else {
+    goals.rows.push_back({"heads: 2 patterns, one >= 3x punct.", differ && boundary ? "yes" : "no", "yes", met(goal_heads)});
+  }
   print_table(std::cout, goals);
   std::cout << "\nBaselines on the same split: unigram " << fixed(base.unigram, 3) << ", interpolated bigram "
             << fixed(base.bigram, 3) << " (lambda " << fixed(base.lambda, 2) << ").\n";
   std::cout << "Sample line lengths (" << samples << " samples at temperature 0.8):";
-  for (const auto& [n, count] : lengths) std::cout << "  " << n << ": " << count;
-  std::cout << "\n\nHeads (mean over the held-out poems' positions):\n";
-  Table table{{"layer", "head", "pattern"}, {}};
-  for (const HeadStats& h : heads) table.rows.push_back({std::to_string(h.layer), std::to_string(h.head), h.summary});
+  for (const auto& [n, count] : form.lengths) std::cout << "  " << n << ": " << count;
+  std::cout << "\n\nHeads (mean over the held-out poems' positions; the detectors against uniform attention):\n";
+  Table table{{"layer", "head", "pattern", "detected"}, {}};
+  for (const HeadStats& h : heads)
+    table.rows.push_back({std::to_string(h.layer), std::to_string(h.head), h.summary, h.detected});
   print_table(std::cout, table);
   return 0;
 }
@@ -422,7 +473,7 @@ const char* const kPoemUsage =
     "  train  [--steps N] [--seed S] [--layers L] [--heads H] [--d-model D] [--context T]\n"
     "         [--batch B] [--lr X] [--warmup N] [--modern yes|no] [--modern-share X] [--corpus DIR]\n"
     "         [--modern-until X] [--line-start-share X] [--dropout X] [--tang FILE|default]\n"
-    "         [--min-count N] [--report N] --out FILE\n"
+    "         [--min-count N] [--threads N] [--report N] --out FILE\n"
     "  attend --model FILE --text TEXT [--json]\n"
     "  sample --model FILE [--prompt TEXT] [--length N] [--temperature T] [--seed S]\n"
     "  eval   --model FILE [--corpus DIR] [--tang FILE|default] [--samples N] [--seed S] [--json]\n"

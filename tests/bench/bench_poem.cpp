@@ -1,14 +1,17 @@
-// Benchmark: the poem model (core/poem) at its default size, one thread:
-// a training step (forward, backward, AdamW on B x T tokens) and one forward
-// pass over a 64-character context (what the learned-heads view computes per
-// edit). Natively and in wasm (Node) from the same loop:
+// Benchmark: the poem model (core/poem): a training step (forward, backward,
+// AdamW on B x T tokens) on one thread, and PoemTrainer's steps on one thread
+// and on every core, as tokens/s and as a share of the machine's measured
+// multiply-add peak (one thread's, times the threads); one forward pass over a
+// 64-character context (what the learned-heads view computes per edit).
+// Natively and in wasm (Node) from the same loop:
 //
-//   build/native/tests/bench/bench_poem [--vocab V] [--min-seconds S]
-//   node build/wasm/tests/bench/bench_poem.js [--vocab V] [--min-seconds S]
+//   build/native/tests/bench/bench_poem [--vocab V] [--d-model C] [--min-seconds S]
+//   node build/wasm/tests/bench/bench_poem.js [--vocab V] [--d-model C] [--min-seconds S]
 //
 // Random weights and tokens: the time does not depend on what was learned.
 // The vocabulary defaults to the built model's (the training poems and the
 // modern passages: 6049 with the specials).
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -17,8 +20,10 @@
 #include <vector>
 
 #include "core/kernels/kernels.hpp"
+#include "core/parallel.hpp"
 #include "core/poem/gpt_layers.hpp"
 #include "core/poem/poem_model.hpp"
+#include "fma_peak.hpp"
 
 using namespace attn;
 using namespace attn::poem;
@@ -41,17 +46,38 @@ double time_per_call(Fn fn, double min_seconds) {
   return elapsed / calls;
 }
 
+// Multiply-adds a training token costs, counted as FLOPs (2 a multiply-add):
+// forward, and backward at twice forward, through every matrix product
+// (12 C^2 per layer and the C x V output layer) and the causal attention's
+// two T x T products (the kernels compute all T keys of a row).
+double training_flop_per_token(const GptConfig& c) {
+  const double C = c.d_model, V = c.vocab, T = c.context, L = c.layers;
+  return 3.0 * (2.0 * (12.0 * L * C * C + C * V) + 4.0 * L * T * C);
+}
+
+// The peak with `threads` threads at once: each runs the FMA chains.
+double peak_gflops(int threads, double min_seconds) {
+  const long iterations = 1 << 22;
+  std::atomic<double> sink{0};
+  const double seconds = time_per_call([&] {
+    parallel_for(threads, threads, [&](int) { sink = sink + double(peak_kernel(iterations)); });
+  }, min_seconds);
+  return peak_flop_per_iteration() * double(iterations) * threads / seconds / 1e9;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  int vocab = 6049;
+  int vocab = 6049, d_model = 64;
   double min_seconds = 2.0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--vocab")) vocab = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--d-model")) d_model = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--min-seconds")) min_seconds = std::atof(argv[i + 1]);
   }
   PoemTrainConfig train;
   train.model.vocab = vocab;
+  train.model.d_model = d_model;
   const GptConfig& c = train.model;
   const int B = train.batch, T = c.context;
   std::vector<float> params = init_params(c, 1), grads(params.size());
@@ -80,10 +106,37 @@ int main(int argc, char** argv) {
   const double softmax = time_per_call([&] {
     fast::crossentropy_softmax_forward(probs.data(), losses.data(), logits.data(), no_targets.data(), T, vocab);
   }, min_seconds);
-  std::printf("{\"isa\": \"%s\", \"vocab\": %d, \"layers\": %d, \"heads\": %d, \"d_model\": %d, \"context\": %d, "
-              "\"batch\": %d, \"parameters\": %zu, \"train_step_ms\": %.3f, \"train_tokens_per_s\": %.0f, "
+  // PoemTrainer's steps (the batch in shards, on 1 thread and on every core),
+  // against the peak measured now with as many threads.
+  const int cores = hardware_threads();
+  std::vector<int> stream(200000);
+  for (std::size_t i = 0; i < stream.size(); ++i) stream[i] = 4 + int((i * 7919) % std::size_t(vocab - 4));
+  Vocab synthetic;
+  synthetic.chars = {"<unk>", "<poem>", "\n", "<text>"};
+  for (int v = 4; v < vocab; ++v) synthetic.chars.push_back("c" + std::to_string(v));
+  synthetic.index();
+  train.use_modern = false;
+  train.steps = 1000000;
+  const double flop = training_flop_per_token(c) * B * T;
+  std::string trainer_json;
+  for (int threads : {1, cores}) {
+    train.threads = threads;
+    PoemTrainer trainer(train, synthetic, stream);
+    const double seconds = time_per_call([&] { trainer.step(); }, min_seconds);
+    const double peak = peak_gflops(threads, min_seconds / 2);
+    trainer_json += (trainer_json.empty() ? "" : ", ") + std::string("{\"threads\": ") + std::to_string(threads) +
+                    ", \"step_ms\": " + std::to_string(1e3 * seconds) +
+                    ", \"tokens_per_s\": " + std::to_string(int(B * T / seconds)) +
+                    ", \"gflops\": " + std::to_string(flop / seconds / 1e9) +
+                    ", \"peak_gflops\": " + std::to_string(peak) +
+                    ", \"share_of_peak\": " + std::to_string(flop / seconds / 1e9 / peak) + "}";
+    if (cores == 1) break;
+  }
+  std::printf("{\"isa\": \"%s\", \"peak_kernel\": \"%s\", \"vocab\": %d, \"layers\": %d, \"heads\": %d, "
+              "\"d_model\": %d, \"context\": %d, \"batch\": %d, \"parameters\": %zu, "
+              "\"train_step_ms\": %.3f, \"train_tokens_per_s\": %.0f, \"trainer\": [%s], "
               "\"forward_64_ms\": %.3f, \"output_layer_64_ms\": %.3f, \"softmax_64_ms\": %.3f}\n",
-              kernels::active_isa(), vocab, c.layers, c.heads, c.d_model, T, B, params.size(), 1e3 * step,
-              B * T / step, 1e3 * forward, 1e3 * output_layer, 1e3 * softmax);
+              kernels::active_isa(), peak_name(), vocab, c.layers, c.heads, c.d_model, T, B, params.size(),
+              1e3 * step, B * T / step, trainer_json.c_str(), 1e3 * forward, 1e3 * output_layer, 1e3 * softmax);
   return 0;
 }

@@ -11,6 +11,7 @@
 
 #include "core/poem/corpus.hpp"
 #include "core/poem/gpt.hpp"
+#include "core/poem/head_detectors.hpp"
 #include "core/poem/head_patterns.hpp"
 #include "core/poem/model_file.hpp"
 #include "core/poem/poem_model.hpp"
@@ -219,6 +220,62 @@ TEST_CASE("poem model: the same seed trains byte-identical weights; training low
   PoemTrainer c(small_training(4), synthetic_vocab(), stream);
   c.step();
   CHECK(std::memcmp(a.model().params.data(), c.model().params.data(), 64) != 0);
+}
+
+TEST_CASE("poem model: the same bits with 1, 2 or 3 threads, and step by step in parts") {
+  const std::vector<int> stream = synthetic_stream(4000, 1);
+  PoemTrainConfig config = small_training(5);
+  config.batch = 7;  // an odd batch: the last shard holds one sequence
+  config.dropout = 0.2f;
+  std::vector<std::vector<float>> weights;
+  std::vector<float> losses;
+  for (int threads : {1, 2, 3}) {
+    config.threads = threads;
+    PoemTrainer trainer(config, synthetic_vocab(), stream);
+    float loss = 0;
+    for (int s = 0; s < 8; ++s) loss = trainer.step().loss;
+    weights.push_back(trainer.model().params);
+    losses.push_back(loss);
+  }
+  PoemTrainer parts(config, synthetic_vocab(), stream);
+  float loss = 0;
+  for (int s = 0; s < 8;) {
+    const PoemStepStats stats = parts.step_part(1);  // a shard a call: 4 calls a step
+    if (stats.step) ++s, loss = stats.loss;
+  }
+  weights.push_back(parts.model().params);
+  losses.push_back(loss);
+  for (std::size_t i = 1; i < weights.size(); ++i) {
+    CHECK(std::memcmp(weights[0].data(), weights[i].data(), weights[0].size() * 4) == 0);
+    CHECK(losses[i] == losses[0]);
+  }
+}
+
+TEST_CASE("poem heads: the couplet key is the same place in the previous line, across 。 and a line break") {
+  // <poem> 床 前 明 ， 疑 是 地 。 \n 举 头 望 明 ；  (ids: 1 <poem>, 2 "\n", 8 "，", 9 "。", 10 "；")
+  const std::vector<int> tokens = {1, 20, 21, 22, 8, 23, 24, 25, 9, 2, 26, 27, 28, 22, 10};
+  const SequenceRoles r = poem_roles(tokens, [](int id) { return id == 2 || id == 8 || id == 9 || id == 10; });
+  const std::vector<int> couplet = {-1, -1, -1, -1, -1, 1, 2, 3, -1, -1, 5, 6, 7, -1, -1};
+  CHECK(r.couplet == couplet);
+  // Repeated sequences: position t of the second copy points after the first occurrence.
+  const SequenceRoles rep = repeat_roles({1, 30, 31, 32, 30, 31, 32}, 3);
+  CHECK(rep.induction == std::vector<int>{-1, -1, -1, -1, 2, 3, 4});
+  // Attention all on the previous key: weight 1 per query, uniform 1/(t+1).
+  std::vector<float> att(49, 0.0f);
+  att[0] = 1.0f;
+  for (int t = 1; t < 7; ++t) att[std::size_t(t * 7 + t - 1)] = 1.0f;
+  DetectorScores scores{};
+  add_detectors(att.data(), 7, poem_roles({1, 30, 31, 32, 30, 31, 32}, [](int) { return false; }), scores);
+  const DetectorScore& previous = scores[std::size_t(Detector::kPrevious)];
+  CHECK(previous.queries == 6);
+  CHECK(previous.weight == doctest::Approx(6.0));
+  CHECK(previous.uniform == doctest::Approx(1.0 / 2 + 1.0 / 3 + 1.0 / 4 + 1.0 / 5 + 1.0 / 6 + 1.0 / 7));
+  CHECK(strongest_detector(scores) == int(Detector::kPrevious));
+  // The repeats 30 31 32 at t = 4, 5, 6 have an earlier copy each (3 queries), and put no
+  // weight on it: each attends to the key one back.
+  CHECK(scores[std::size_t(Detector::kDuplicate)].queries == 3);
+  CHECK(scores[std::size_t(Detector::kDuplicate)].weight == 0.0);
+  CHECK(scores[std::size_t(Detector::kDuplicate)].uniform == doctest::Approx(1.0 / 5 + 1.0 / 6 + 1.0 / 7));
 }
 
 TEST_CASE("poem corpus: fortunes entries without colours, titles, authors and part numbers; the held-out rule") {

@@ -251,24 +251,30 @@ void gpt_backward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* para
   for (int t : ws.targets) counted += t >= 0;
   if (counted == 0) return;
 
-  std::vector<Real> dlogits(sz(BT * V)), dlnf(sz(BT * C)), dx(sz(BT * C));
-  f.crossentropy_backward(dlogits.data(), ws.probs.data(), ws.targets.data(), Real(1) / Real(counted), N, V);
-  f.logits_backward(dlnf.data(), g.wte, dlogits.data(), ws.lnf.data(), p.wte, N, C, V);
+  // Every buffer is the workspace's (zeroed where backward adds into it), and
+  // the logits' gradient is written over probs, their last reader.
+  auto& bk = ws.back;
+  const auto zeroed = [](std::vector<Real>& v, Z n) -> std::vector<Real>& { return v.assign(sz(n), Real(0)), v; };
+  std::vector<Real>& dlnf = zeroed(bk.dlnf, BT * C);
+  std::vector<Real>& dx = zeroed(bk.dx, BT * C);
+  Real* dlogits = ws.probs.data();
+  f.crossentropy_backward(dlogits, ws.probs.data(), ws.targets.data(), Real(1) / Real(counted), N, V);
+  f.logits_backward(dlnf.data(), g.wte, dlogits, ws.lnf.data(), p.wte, N, C, V);
   const Real* last = cfg.layers ? ws.layer.back().residual3.data() : ws.encoded.data();
   ref::layernorm_backward(dx.data(), g.lnf_w, g.lnf_b, dlnf.data(), last, p.lnf_w, ws.lnf_mean.data(),
                           ws.lnf_rstd.data(), N, C);
 
   // dx: the gradient of the residual stream leaving block l, then entering it.
-  std::vector<Real> dres2(sz(BT * C)), dfcproj(sz(BT * C)), dfch_gelu(sz(BT * 4 * C)), dfch(sz(BT * 4 * C));
-  std::vector<Real> dln2(sz(BT * C)), dattproj(sz(BT * C)), datty(sz(BT * C)), dqkv(sz(BT * 3 * C));
-  std::vector<Real> dln1(sz(BT * C)), dx_in(sz(BT * C));
+  std::vector<Real>&dres2 = bk.dres2, &dfcproj = bk.dfcproj, &dfch_gelu = bk.dfch_gelu, &dfch = bk.dfch;
+  std::vector<Real>&dln2 = bk.dln2, &dattproj = bk.dattproj, &datty = bk.datty, &dqkv = bk.dqkv;
+  std::vector<Real>&dln1 = bk.dln1, &dx_in = bk.dx_in;
   for (int l = cfg.layers - 1; l >= 0; --l) {
     const auto& w = p.layer[sz(l)];
     const auto& gw = g.layer[sz(l)];
     const auto& a = ws.layer[sz(l)];
     const Real* x = l == 0 ? ws.encoded.data() : ws.layer[sz(l - 1)].residual3.data();
-    for (auto* v : {&dres2, &dfcproj, &dfch_gelu, &dfch, &dln2, &dattproj, &datty, &dqkv, &dln1, &dx_in})
-      std::fill(v->begin(), v->end(), Real(0));
+    for (auto* v : {&dres2, &dfcproj, &dln2, &dattproj, &datty, &dln1, &dx_in}) zeroed(*v, BT * C);
+    zeroed(dfch_gelu, BT * 4 * C), zeroed(dfch, BT * 4 * C), zeroed(dqkv, BT * 3 * C);
 
     ref::residual_backward(dres2.data(), dfcproj.data(), dx.data(), N * C);
     if (!a.fcproj_mask.empty()) ref::dropout_backward(dfcproj.data(), a.fcproj_mask.data(), N * C);

@@ -107,8 +107,12 @@ struct GptWorkspace {
   };
   std::vector<Layer> layer;
   std::vector<Real> lnf, lnf_mean, lnf_rstd;
-  std::vector<Real> logits, probs;  // (B,T,V)
+  std::vector<Real> logits, probs;  // (B,T,V); backward turns probs into the logits' gradient
   std::vector<Real> losses;         // (B,T)
+  // Backward's own buffers, kept so that a training step allocates nothing.
+  struct Backward {
+    std::vector<Real> dlnf, dx, dres2, dfcproj, dfch_gelu, dfch, dln2, dattproj, datty, dqkv, dln1, dx_in;
+  } back;
 };
 
 // Runs the model on tokens (B*T ids < vocab, T <= context). targets (B*T, or
@@ -118,6 +122,7 @@ template <class Real>
 Real gpt_forward(GptWorkspace<Real>& ws, const GptConfig& config, const Real* params, const int* tokens,
                  const int* targets, int B, int T, Path path);
 // The gradient of that mean loss, ACCUMULATED into grads (param_count floats).
+// It overwrites ws.probs with the logits' gradient.
 template <class Real>
 void gpt_backward(GptWorkspace<Real>& ws, const GptConfig& config, const Real* params, Real* grads, Path path);
 

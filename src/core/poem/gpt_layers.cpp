@@ -278,10 +278,10 @@ void crossentropy_softmax_forward(Real* probs, Real* losses, const Real* logits,
 
 template <class Real>
 void crossentropy_softmax_backward(Real* dlogits, const Real* probs, const int* targets, Real dloss, int N, int V) {
-  for (Z n = 0; n < N; ++n) {
-    if (targets[n] < 0) continue;
-    for (Z v = 0; v < V; ++v) dlogits[n * V + v] += (probs[n * V + v] - (v == targets[n] ? Real(1) : Real(0))) * dloss;
-  }
+  for (Z n = 0; n < N; ++n)
+    for (Z v = 0; v < V; ++v)
+      dlogits[n * V + v] =
+          targets[n] < 0 ? Real(0) : (probs[n * V + v] - (v == targets[n] ? Real(1) : Real(0))) * dloss;
 }
 
 #define ATTN_POEM_LAYERS(Real)                                                                                  \
@@ -423,9 +423,12 @@ void crossentropy_softmax_forward(float* probs, float* losses, const float* logi
 
 void crossentropy_softmax_backward(float* dlogits, const float* probs, const int* targets, float dloss, int N, int V) {
   for (Z n = 0; n < N; ++n) {
-    if (targets[n] < 0) continue;
     Eigen::Map<Eigen::ArrayXf> d(dlogits + n * V, V);
-    d += Eigen::Map<const Eigen::ArrayXf>(probs + n * V, V) * dloss;
+    if (targets[n] < 0) {
+      d.setZero();
+      continue;
+    }
+    d = Eigen::Map<const Eigen::ArrayXf>(probs + n * V, V) * dloss;
     d[targets[n]] -= dloss;
   }
 }

@@ -85,8 +85,9 @@ void dropout_backward(Real* dinout, const Real* mask, int N);
 // A target of -1 has no loss (its row is only a prediction).
 template <class Real>
 void crossentropy_softmax_forward(Real* probs, Real* losses, const Real* logits, const int* targets, int N, int V);
-// dlogits (N,V) += (probs - onehot(target)) * dloss, the gradient of
-// dloss * sum of losses; rows with target -1 get nothing.
+// dlogits (N,V) = (probs - onehot(target)) * dloss, the gradient of
+// dloss * sum of losses; rows with target -1 get 0. Written, not added, so
+// dlogits may be probs itself: the training step needs no N x V buffer.
 template <class Real>
 void crossentropy_softmax_backward(Real* dlogits, const Real* probs, const int* targets, Real dloss, int N, int V);
 

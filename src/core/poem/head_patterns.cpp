@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "../rng.hpp"
+
 namespace attn::poem {
 
 namespace {
@@ -57,17 +59,48 @@ void name_pattern(HeadStats& s) {
   s.summary = s.pattern + ": " + s.summary;
 }
 
-std::vector<HeadStats> analyse_heads(const PoemModel& model, const std::vector<std::vector<int>>& poems) {
+std::vector<int> repeated_sequence(const PoemModel& model, int period, uint64_t seed) {
+  Rng rng(seed, 53);
+  std::vector<int> first;
+  while (static_cast<int>(first.size()) < period) {
+    const int id = Vocab::kSpecials + int(rng.next_u32() % uint32_t(model.vocab.size() - Vocab::kSpecials));
+    if (!model.vocab.punctuation(id)) first.push_back(id);
+  }
+  std::vector<int> tokens{Vocab::kPoemStart};
+  for (int copy = 0; copy < 2; ++copy) tokens.insert(tokens.end(), first.begin(), first.end());
+  tokens.resize(std::min(tokens.size(), sz(model.config.context)));
+  return tokens;
+}
+
+std::string describe_detected(const HeadStats& s) {
+  if (s.strongest < 0)
+    return "none: entropy " + fixed(s.entropy, 2) + " nats, uniform attention's " + fixed(s.uniform_entropy, 2);
+  static const char* const kWhere[kDetectors] = {
+      "on the character one back", "on the character itself", "on the first position",
+      "on punctuation and line breaks", "on the same place in the previous line",
+      "on earlier copies of the same character", "after the first copy of the same character (repeated sequences)"};
+  const DetectorScore& d = s.detectors[sz(s.strongest)];
+  return std::string(detector_name(Detector(s.strongest))) + ": " + percent(d.mean_weight()) + " " +
+         kWhere[s.strongest] + ", " + fixed(d.ratio(), 1) + "x uniform";
+}
+
+std::vector<HeadStats> analyse_heads(const PoemModel& model, const std::vector<std::vector<int>>& poems, int repeats) {
   const GptConfig& c = model.config;
   std::vector<HeadStats> stats(sz(c.layers * c.heads));
   for (int l = 0; l < c.layers; ++l)
     for (int h = 0; h < c.heads; ++h) stats[sz(l * c.heads + h)].layer = l, stats[sz(l * c.heads + h)].head = h;
   long long queries = 0, previous_line_queries = 0;
+  double uniform_entropy = 0;
   for (const std::vector<int>& poem : poems) {
     const int T = std::min(static_cast<int>(poem.size()), c.context);
     if (T < 2) continue;
     const std::vector<int> tokens(poem.begin(), poem.begin() + T);
     const PoemReading reading = read_tokens(model, tokens);
+    const SequenceRoles roles = poem_roles(tokens, [&](int id) {
+      return id == Vocab::kLineBreak || model.vocab.punctuation(id);
+    });
+    for (HeadStats& s : stats) add_detectors(reading.att[sz(s.layer)][sz(s.head)].data(), T, roles, s.detectors);
+    for (int t = 1; t < T; ++t) uniform_entropy += std::log(double(t + 1));
     // Lines: runs between punctuation, line breaks and <poem>. line_start[t]:
     // where t's line begins; previous_start[t]: where the line before began.
     std::vector<int> line_start(sz(T)), previous_start(sz(T), -1);
@@ -102,8 +135,17 @@ std::vector<HeadStats> analyse_heads(const PoemModel& model, const std::vector<s
       }
     }
   }
+  for (int r = 0; r < repeats; ++r) {
+    const std::vector<int> tokens = repeated_sequence(model, (model.config.context - 1) / 2, uint64_t(r + 1));
+    const PoemReading reading = read_tokens(model, tokens);
+    const SequenceRoles roles = repeat_roles(tokens, (model.config.context - 1) / 2);
+    for (HeadStats& s : stats)
+      add_detectors(reading.att[sz(s.layer)][sz(s.head)].data(), int(tokens.size()), roles, s.detectors);
+  }
   for (HeadStats& s : stats) {
     const double n = queries ? double(queries) : 1.0;
+    s.uniform_entropy = uniform_entropy / n;
+    s.strongest = strongest_detector(s.detectors);
     for (double& d : s.by_offset) d /= n;
     s.punctuation_weight /= n;
     s.punctuation_share /= n;
@@ -111,6 +153,7 @@ std::vector<HeadStats> analyse_heads(const PoemModel& model, const std::vector<s
     s.entropy /= n;
     s.previous_line_weight /= previous_line_queries ? double(previous_line_queries) : 1.0;
     name_pattern(s);
+    s.detected = describe_detected(s);
   }
   return stats;
 }

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "../parallel.hpp"
+
 namespace attn::poem {
 
 namespace {
@@ -104,48 +106,63 @@ float PoemTrainer::learning_rate() const {
   return static_cast<float>(peak * (0.1 + 0.9 * 0.5 * (1.0 + std::cos(kPi * std::min(done, 1.0)))));
 }
 
-PoemStepStats PoemTrainer::step() {
+void PoemTrainer::run_shard(int shard) {
   const int B = config_.batch, T = model_.config.context;
-  draw_batch();
+  const int first = shard * kShardSequences, n = std::min(kShardSequences, B - first);
+  Shard& sh = shards_[sz(shard)];
+  sh.ws.dropout = config_.dropout;
+  sh.ws.dropout_seed = ((config_.seed << 32) ^ uint64_t(step_)) + (uint64_t(shard) << 48);
+  const std::size_t at = sz(first) * sz(T);
+  sh.loss = gpt_forward(sh.ws, model_.config, model_.params.data(), inputs_.data() + at, targets_.data() + at, n, T,
+                        Path::Fast);
+  sh.grads.assign(grads_.size(), 0.0f);
+  gpt_backward(sh.ws, model_.config, model_.params.data(), sh.grads.data(), Path::Fast);
+}
+
+void PoemTrainer::add_shard(int shard) {
+  // The batch's mean loss is the shards' means weighted by their sequences.
+  const int n = std::min(kShardSequences, config_.batch - shard * kShardSequences);
+  const float weight = float(n) / float(config_.batch);
+  const std::vector<float>& g = shards_[sz(shard)].grads;
+  for (std::size_t i = 0; i < grads_.size(); ++i) grads_[i] += weight * g[i];
+  part_loss_ += double(shards_[sz(shard)].loss) * n;
+}
+
+PoemStepStats PoemTrainer::finish_step() {
   const float lr = learning_rate();
-  ws_.dropout = config_.dropout;
-  ws_.dropout_seed = (config_.seed << 32) ^ uint64_t(step_);
-  const float loss = gpt_forward(ws_, model_.config, model_.params.data(), inputs_.data(), targets_.data(), B, T,
-                                 Path::Fast);
-  std::fill(grads_.begin(), grads_.end(), 0.0f);
-  gpt_backward(ws_, model_.config, model_.params.data(), grads_.data(), Path::Fast);
   adam_.step(model_.params, grads_, tensors_, lr);
+  const float loss = float(part_loss_ / config_.batch);
+  part_done_ = 0;
   ++step_;
   return {step_, loss, lr};
 }
 
+PoemStepStats PoemTrainer::step() {
+  draw_batch();
+  shards_.resize(sz(shards()));
+  parallel_for(shards(), config_.threads, [this](int shard) { run_shard(shard); });
+  std::fill(grads_.begin(), grads_.end(), 0.0f);
+  part_loss_ = 0;
+  for (int shard = 0; shard < shards(); ++shard) add_shard(shard);
+  return finish_step();
+}
+
 PoemStepStats PoemTrainer::step_part(int sequences) {
-  const int B = config_.batch, T = model_.config.context;
   if (part_done_ == 0) {
     draw_batch();
+    shards_.resize(sz(shards()));
     std::fill(grads_.begin(), grads_.end(), 0.0f);
     part_loss_ = 0;
   }
-  const int n = std::clamp(sequences, 1, B - part_done_);
-  ws_.dropout = config_.dropout;
-  // Each part draws its own masks (one seed for all would repeat the first part's).
-  ws_.dropout_seed = ((config_.seed << 32) ^ uint64_t(step_)) + (uint64_t(part_done_) << 48);
-  const std::size_t at = sz(part_done_) * sz(T);
-  const float loss = gpt_forward(ws_, model_.config, model_.params.data(), inputs_.data() + at, targets_.data() + at,
-                                 n, T, Path::Fast);
-  part_grads_.assign(grads_.size(), 0.0f);
-  gpt_backward(ws_, model_.config, model_.params.data(), part_grads_.data(), Path::Fast);
-  // The batch's mean loss is the parts' means weighted by their sequences.
-  const float weight = float(n) / float(B);
-  for (std::size_t i = 0; i < grads_.size(); ++i) grads_[i] += weight * part_grads_[i];
-  part_loss_ += double(loss) * n;
-  part_done_ += n;
+  const int B = config_.batch;
+  for (int done = 0; done < std::max(sequences, 1) && part_done_ < B; done += kShardSequences) {
+    const int shard = part_done_ / kShardSequences;
+    run_shard(shard);
+    add_shard(shard);
+    part_done_ = std::min(B, part_done_ + kShardSequences);
+  }
   if (part_done_ < B) return {};
-  const float lr = learning_rate();
-  adam_.step(model_.params, grads_, tensors_, lr);
-  part_done_ = 0;
-  ++step_;
-  return {step_, float(part_loss_ / B), lr};
+  return finish_step();
 }
 
 PoemReading read_tokens(const PoemModel& model, const std::vector<int>& tokens, Path path) {

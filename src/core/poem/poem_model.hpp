@@ -66,6 +66,9 @@ struct PoemTrainConfig {
   // GptWorkspace): 30k characters of poems are learnt by heart within a few
   // hundred steps without it.
   float dropout = 0.2f;
+  // Threads a step's shards run on (0: one per core; the wasm build has one).
+  // The weights are the same bits for any count (PoemTrainer::kShardSequences).
+  int threads = 0;
 };
 std::string check_train_config(const PoemTrainConfig& config);
 
@@ -79,16 +82,22 @@ struct PoemStepStats {
 // initial weights come from Rng).
 class PoemTrainer {
  public:
+  // A step's batch is cut into shards of this many sequences. Each shard's
+  // forward and backward pass has its own workspace, gradient and dropout
+  // seed, so threads may take the shards in any order; the gradients are then
+  // summed in shard order. The weights are therefore the same bits with one
+  // thread or many, and with step() or step_part().
+  static constexpr int kShardSequences = 2;
+
   // Precondition: check_train_config(config) is empty, poem_tokens.size() > context + 1
   // (modern_tokens is used when config.use_modern and it is that long too).
   PoemTrainer(const PoemTrainConfig& config, Vocab vocab, std::vector<int> poem_tokens,
               std::vector<int> modern_tokens = {});
   PoemStepStats step();
   // The same step in parts, for a caller that must not be held up (the
-  // learned-heads view trains in the page, a slice a frame): the next
-  // `sequences` of the step's batch forward and backward, and after the
-  // batch's last, the AdamW update. The same batches, gradient and update as
-  // step() (up to the order of float sums); dropout draws its masks per part.
+  // learned-heads view trains in the page, a slice a frame): the next shards
+  // covering at least `sequences` of the step's batch forward and backward,
+  // and after the batch's last, the AdamW update: the same bits as step().
   // Returns the step's stats once it is complete, else {} (step 0).
   PoemStepStats step_part(int sequences);
   int steps_done() const { return step_; }
@@ -104,15 +113,23 @@ class PoemTrainer {
   std::vector<ParamTensor> tensors_;
   std::vector<float> grads_;
   AdamW adam_;
-  GptWorkspace<float> ws_;
+  struct Shard {
+    GptWorkspace<float> ws;
+    std::vector<float> grads;
+    float loss = 0;
+  };
+  std::vector<Shard> shards_;
   Rng rng_;
   int step_ = 0;
   std::vector<int> inputs_, targets_;  // this step's batch (B x T each)
-  std::vector<float> part_grads_;
   int part_done_ = 0;                  // sequences of the batch done by step_part
   double part_loss_ = 0;               // their losses, summed by sequence
   void draw_batch();
   float learning_rate() const;
+  int shards() const { return (config_.batch + kShardSequences - 1) / kShardSequences; }
+  void run_shard(int shard);           // forward and backward of one shard of the batch
+  void add_shard(int shard);           // its gradient and loss into the step's
+  PoemStepStats finish_step();         // the AdamW update
 };
 
 // The model read on one sequence of ids (at most config.context): every

@@ -1,0 +1,99 @@
+// The head detectors: roles of a sequence's positions, weights against uniform.
+#include "head_detectors.hpp"
+
+namespace attn::poem {
+
+namespace {
+std::size_t sz(int n) { return static_cast<std::size_t>(n); }
+}  // namespace
+
+const char* detector_name(Detector d) {
+  switch (d) {
+    case Detector::kPrevious: return "previous character";
+    case Detector::kSelf: return "same character";
+    case Detector::kFirst: return "first position";
+    case Detector::kPunctuation: return "punctuation";
+    case Detector::kCouplet: return "couplet";
+    case Detector::kDuplicate: return "duplicate character";
+    case Detector::kInduction: return "induction";
+  }
+  return "?";
+}
+
+SequenceRoles poem_roles(const std::vector<int>& tokens, const std::function<bool(int)>& is_mark) {
+  const int T = static_cast<int>(tokens.size());
+  SequenceRoles r;
+  r.tokens = tokens;
+  r.marks.assign(sz(T), false);
+  r.couplet.assign(sz(T), -1);
+  r.induction.assign(sz(T), -1);
+  // Lines: runs of characters between marks. A mark ends its line; "。\n"
+  // ends one line, not two (the line break after a mark starts nothing).
+  int start = 1, previous = -1, previous_length = 0;
+  for (int t = 1; t < T; ++t) {
+    r.marks[sz(t)] = is_mark(tokens[sz(t)]);
+    if (r.marks[sz(t)]) {
+      if (t > start) previous = start, previous_length = t - start;
+      start = t + 1;
+      continue;
+    }
+    const int column = t - start;
+    if (previous >= 0 && column < previous_length) r.couplet[sz(t)] = previous + column;
+  }
+  return r;
+}
+
+SequenceRoles repeat_roles(const std::vector<int>& tokens, int period) {
+  const int T = static_cast<int>(tokens.size());
+  SequenceRoles r;
+  r.repeated = true;
+  r.tokens = tokens;
+  r.marks.assign(sz(T), false);
+  r.couplet.assign(sz(T), -1);
+  r.induction.assign(sz(T), -1);
+  // tokens[t] repeats tokens[t - period]; the key after that first occurrence
+  // is what an induction head attends to (it predicts what came next before).
+  for (int t = period + 1; t < T; ++t) r.induction[sz(t)] = t - period + 1;
+  return r;
+}
+
+void add_detectors(const float* att, int T, const SequenceRoles& roles, DetectorScores& scores) {
+  const auto add = [&](Detector d, double weight, int keys, int t) {
+    DetectorScore& s = scores[static_cast<std::size_t>(d)];
+    s.weight += weight;
+    s.uniform += double(keys) / double(t + 1);
+    ++s.queries;
+  };
+  for (int t = 1; t < T; ++t) {
+    const float* w = att + sz(t) * sz(T);
+    const int token = roles.tokens[sz(t)];
+    if (roles.repeated) {
+      if (roles.induction[sz(t)] >= 0) add(Detector::kInduction, w[roles.induction[sz(t)]], 1, t);
+      continue;
+    }
+    add(Detector::kPrevious, w[t - 1], 1, t);
+    add(Detector::kSelf, w[t], 1, t);
+    add(Detector::kFirst, w[0], 1, t);
+    double marks = 0, duplicates = 0;
+    int mark_keys = 0, duplicate_keys = 0;
+    for (int k = 0; k <= t; ++k) {
+      if (roles.marks[sz(k)]) marks += w[k], ++mark_keys;
+      if (k < t && roles.tokens[sz(k)] == token) duplicates += w[k], ++duplicate_keys;
+    }
+    if (mark_keys > 0) add(Detector::kPunctuation, marks, mark_keys, t);
+    if (duplicate_keys > 0 && !roles.marks[sz(t)]) add(Detector::kDuplicate, duplicates, duplicate_keys, t);
+    if (roles.couplet[sz(t)] >= 0) add(Detector::kCouplet, w[roles.couplet[sz(t)]], 1, t);
+  }
+}
+
+int strongest_detector(const DetectorScores& scores) {
+  int best = -1;
+  for (int d = 0; d < kDetectors; ++d) {
+    const DetectorScore& s = scores[sz(d)];
+    if (s.ratio() < kMinRatio || s.mean_weight() < kMinWeight) continue;
+    if (best < 0 || s.ratio() > scores[sz(best)].ratio()) best = d;
+  }
+  return best;
+}
+
+}  // namespace attn::poem
