@@ -19,7 +19,12 @@ for f in tang300 song100 chinese; do
   [ -r "$CORPUS/$f" ] || { echo "poem_model.sh: $CORPUS/$f is missing: scripts/setup.sh installs fortunes-zh" >&2; exit 1; }
 done
 
+# The default model's settings, and its matrices as int8 rows (weights file
+# version 2: a quarter of the size, +0.0003 nats on the held-out poems).
+TRAIN_ARGS=(--encoding int8)
+
 key=$( {
+  echo "${TRAIN_ARGS[*]}"
   cat "$CORPUS/tang300" "$CORPUS/song100" "$CORPUS/chinese"
   cd "$ROOT" && find src/core/poem src/core/kernels src/core/masks.cpp src/core/masks.hpp src/core/rng.cpp \
     src/core/rng.hpp src/cli/poem.cpp -type f | LC_ALL=C sort | xargs cat
@@ -34,7 +39,7 @@ if [ -s "$model" ]; then
 else
   echo "[poem model] training (key $key; the log: $CACHE/$key.log)"
   start=$(date +%s)
-  "$CLI" poem train --out "$model.tmp" > "$CACHE/$key.log" 2>&1 || { cat "$CACHE/$key.log" >&2; rm -f "$model.tmp"; exit 1; }
+  "$CLI" poem train "${TRAIN_ARGS[@]}" --out "$model.tmp" > "$CACHE/$key.log" 2>&1 || { cat "$CACHE/$key.log" >&2; rm -f "$model.tmp"; exit 1; }
   mv "$model.tmp" "$model"
   tail -n 3 "$CACHE/$key.log"
   echo "[poem model] trained in $(( $(date +%s) - start )) s"

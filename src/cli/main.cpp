@@ -54,7 +54,8 @@ const char* const kUsage =
     "                         the held-out poems: loss against the unigram and bigram\n"
     "                         baselines, punctuation accuracy, sample line lengths, the\n"
     "                         heads' patterns, and the goals met or not\n"    "  poem corpus [--tang FILE|default] [--min-count N] [--train-out FILE] [--json]\n"
-    "                         how the Quan Tang Shi is cleaned and split, the vocabulary at a count\n"
+    "                         how the Quan Tang Shi is cleaned and split, the vocabulary at a count\n"    "  poem convert --model FILE --out FILE --encoding float32|int8|float16\n"
+    "                         the model file again, its matrices in another encoding (version 2)\n"
     "  --help                 this text\n";
 
 struct Command {

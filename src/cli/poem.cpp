@@ -99,6 +99,14 @@ bool trained_on_tang(const std::string& info) {
   return j.is_object() && j.value("tang", false);
 }
 
+ValueFlag encoding_flag(WeightEncoding& out) {
+  return {"encoding", [&out](const std::string& text) {
+            for (WeightEncoding e : {WeightEncoding::kFloat32, WeightEncoding::kInt8Rows, WeightEncoding::kFloat16})
+              if (text == encoding_name(e)) return out = e, std::string();
+            return "--encoding: expected float32, int8 or float16, got '" + text + "'";
+          }};
+}
+
 ValueFlag yes_no_flag(const std::string& name, bool& out) {
   return {name, [name, &out](const std::string& text) {
             if (text != "yes" && text != "no") return "--" + name + ": expected yes or no, got '" + text + "'";
@@ -111,6 +119,7 @@ int train(const CommandLine& line) {
   PoemTrainConfig config;
   std::optional<std::string> out, corpus_dir, tang;
   int report = 100, min_count = 1;
+  WeightEncoding encoding = WeightEncoding::kFloat32;
   const FlagSpec flags{{int_flag("steps", 1, 1000000, config.steps), seed_flag(config.seed),
                         int_flag("layers", 1, GptLimits::kMaxLayers, config.model.layers),
                         int_flag("heads", 1, GptLimits::kMaxHeads, config.model.heads),
@@ -127,6 +136,7 @@ int train(const CommandLine& line) {
                         text_flag("corpus", corpus_dir), tang_flag(tang),
                         int_flag("min-count", 1, 1000000, min_count),
                         int_flag("threads", 0, 256, config.threads),
+                        encoding_flag(encoding),
                         int_flag("report", 1, 1000000, report), text_flag("out", out)},
                        nullptr};
   if (const auto exit_code = read_flags(line, flags)) return *exit_code;
@@ -184,7 +194,7 @@ int train(const CommandLine& line) {
                           {"tang", tang.has_value()}, {"min_count", min_count},
                           {"held_out", tang ? "tang300, and every poem sharing a clause of 4+ characters with one"
                                             : "tang300 index % 10 == 0"}};
-  const std::vector<uint8_t> bytes = write_model(trainer.model(), api::dump(info));
+  const std::vector<uint8_t> bytes = write_model(trainer.model(), api::dump(info), encoding);
   std::string error;
   if (!write_all(*out, std::string(bytes.begin(), bytes.end()), error)) return command_error(line.command, error);
   std::cout << "\nWrote " << *out << " (" << bytes.size() << " bytes, " << trainer.model().params.size()
@@ -393,6 +403,23 @@ int eval(const CommandLine& line) {
   return 0;
 }
 
+// A model file written again in another encoding (its info kept).
+int convert(const CommandLine& line) {
+  std::optional<std::string> model_path, out;
+  WeightEncoding encoding = WeightEncoding::kFloat32;
+  if (const auto exit_code =
+          read_flags(line, {{text_flag("model", model_path), text_flag("out", out), encoding_flag(encoding)}, nullptr}))
+    return *exit_code;
+  if (!out) return command_error(line.command, "needs --out FILE");
+  ModelFile file;
+  if (const auto exit_code = read_model_file(line.command, model_path, file)) return *exit_code;
+  const std::vector<uint8_t> bytes = write_model(file.model, file.info, encoding);
+  std::string error;
+  if (!write_all(*out, std::string(bytes.begin(), bytes.end()), error)) return command_error(line.command, error);
+  std::cout << "Wrote " << *out << " (" << bytes.size() << " bytes, " << encoding_name(encoding) << ").\n";
+  return 0;
+}
+
 // The corpus as the model would learn from it: how the Quan Tang Shi was
 // cleaned, who trains, validates and tests, and the vocabulary at a count.
 int corpus_command(const CommandLine& line) {
@@ -469,15 +496,16 @@ int corpus_command(const CommandLine& line) {
 }
 
 const char* const kPoemUsage =
-    "usage: attention_cli poem <train|attend|sample|eval|corpus> [options]\n"
+    "usage: attention_cli poem <train|attend|sample|eval|corpus|convert> [options]\n"
     "  train  [--steps N] [--seed S] [--layers L] [--heads H] [--d-model D] [--context T]\n"
     "         [--batch B] [--lr X] [--warmup N] [--modern yes|no] [--modern-share X] [--corpus DIR]\n"
     "         [--modern-until X] [--line-start-share X] [--dropout X] [--tang FILE|default]\n"
-    "         [--min-count N] [--threads N] [--report N] --out FILE\n"
+    "         [--min-count N] [--threads N] [--encoding float32|int8|float16] [--report N] --out FILE\n"
     "  attend --model FILE --text TEXT [--json]\n"
     "  sample --model FILE [--prompt TEXT] [--length N] [--temperature T] [--seed S]\n"
     "  eval   --model FILE [--corpus DIR] [--tang FILE|default] [--samples N] [--seed S] [--json]\n"
-    "  corpus [--corpus DIR] [--tang FILE|default] [--min-count N] [--train-out FILE] [--json]\n";
+    "  corpus [--corpus DIR] [--tang FILE|default] [--min-count N] [--train-out FILE] [--json]\n"
+    "  convert --model FILE --out FILE --encoding float32|int8|float16\n";
 
 }  // namespace
 
@@ -492,7 +520,9 @@ int run_poem(const CommandLine& line) {
   if (line.args[0] == "sample") return sample_command(sub);
   if (line.args[0] == "eval") return eval(sub);
   if (line.args[0] == "corpus") return corpus_command(sub);
-  return command_error(line.command, "unknown subcommand '" + line.args[0] + "' (train, attend, sample, eval, corpus)");
+  if (line.args[0] == "convert") return convert(sub);
+  return command_error(line.command,
+                       "unknown subcommand '" + line.args[0] + "' (train, attend, sample, eval, corpus, convert)");
 }
 
 }  // namespace attn::cli

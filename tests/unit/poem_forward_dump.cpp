@@ -3,9 +3,11 @@
 // file on given ids as JSON. Built natively and to wasm (run under Node), so
 // the same numpy check holds both builds' forward passes.
 //
-//   poem_forward_dump --write FILE SEED [tiny] a random model (vocab of 24: the
+//   poem_forward_dump --write FILE SEED [tiny] [int8|float16]
+//                                              a random model (vocab of 24: the
 //                                              4 specials, ，。 and 18 characters;
-//                                              tiny: 8 of them, 1.2 KB, the fuzzer's seed)
+//                                              tiny: 8 of them, 1.2 KB, the fuzzer's seed;
+//                                              int8, float16: a version 2 file)
 //   poem_forward_dump FILE ID,ID,...           {"logits": [[...]], "att": [[[[...]]]]}
 #include <cstdio>
 #include <iostream>
@@ -21,7 +23,7 @@ using namespace attn::poem;
 
 namespace {
 
-int write_random(const std::string& path, uint64_t seed, bool tiny) {
+int write_random(const std::string& path, uint64_t seed, bool tiny, WeightEncoding encoding) {
   PoemModel m;
   m.config = tiny ? GptConfig{8, 4, 1, 2, 4} : GptConfig{24, 12, 2, 4, 16};
   m.vocab.chars = {"<unk>", "<poem>", "\n", "<text>", "，", "。"};
@@ -36,7 +38,7 @@ int write_random(const std::string& path, uint64_t seed, bool tiny) {
     const bool gain = t.name.find("ln") != std::string::npos && t.name.back() == 'w';
     for (std::size_t i = 0; i < t.size; ++i) m.params[t.offset + i] = (gain ? 1.0f : 0.0f) + 0.3f * rng.normal();
   }
-  const std::vector<uint8_t> bytes = write_model(m, "{\"random\":true}");
+  const std::vector<uint8_t> bytes = write_model(m, "{\"random\":true}", encoding);
   FILE* f = std::fopen(path.c_str(), "wb");
   if (!f || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size()) return 1;
   return std::fclose(f) == 0 ? 0 : 1;
@@ -81,9 +83,18 @@ int dump(const std::string& path, const std::string& id_list) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if ((argc == 4 || argc == 5) && std::string(argv[1]) == "--write")
-    return write_random(argv[2], std::stoull(argv[3]), argc == 5 && std::string(argv[4]) == "tiny");
+  if (argc >= 4 && std::string(argv[1]) == "--write") {
+    bool tiny = false;
+    WeightEncoding encoding = WeightEncoding::kFloat32;
+    for (int i = 4; i < argc; ++i) {
+      const std::string option = argv[i];
+      tiny = tiny || option == "tiny";
+      if (option == "int8") encoding = WeightEncoding::kInt8Rows;
+      if (option == "float16") encoding = WeightEncoding::kFloat16;
+    }
+    return write_random(argv[2], std::stoull(argv[3]), tiny, encoding);
+  }
   if (argc == 3) return dump(argv[1], argv[2]);
-  std::cerr << "usage: poem_forward_dump --write FILE SEED [tiny] | FILE ID,ID,...\n";
+  std::cerr << "usage: poem_forward_dump --write FILE SEED [tiny] [int8|float16] | FILE ID,ID,...\n";
   return 2;
 }

@@ -36,7 +36,7 @@ def read_model(path, checks):
     data = open(path, 'rb').read()
     assert data[:8] == b'ATTNPOEM', 'magic'
     version, V, T, L, H, C = struct.unpack_from('<6I', data, 8)
-    assert version == 1
+    assert version in (1, 2)
     (info_len,) = struct.unpack_from('<I', data, 32)
     info = data[36:36 + info_len].decode('utf-8')
     pos = 36 + info_len
@@ -47,10 +47,10 @@ def read_model(path, checks):
         pos += 1 + n
     (count,) = struct.unpack_from('<Q', data, pos)
     pos += 8
-    params = np.frombuffer(data, dtype='<f4', count=count, offset=pos).astype(np.float64)
-    pos += 4 * count
-    (checksum,) = struct.unpack_from('<Q', data, pos)
-    checks.check(checksum == fnv1a64(data[:pos]), 'the file\'s checksum is FNV-1a 64 of the bytes before it')
+    encoding = 0  # version 1: float32; version 2: 1 int8 rows (a float32 scale a row), 2 float16
+    if version == 2:
+        (encoding,) = struct.unpack_from('<I', data, pos)
+        pos += 4
     # The layout of param_tensors: wte, wpe, per layer 12 tensors, lnf.
     shapes = [('wte', (V, C)), ('wpe', (T, C))]
     for l in range(L):
@@ -62,8 +62,24 @@ def read_model(path, checks):
     p, off = {}, 0
     for name, shape in shapes:
         n = int(np.prod(shape))
-        p[name] = params[off:off + n].reshape(shape)
+        if len(shape) == 1 or encoding == 0:
+            p[name] = np.frombuffer(data, dtype='<f4', count=n, offset=pos).astype(np.float64).reshape(shape)
+            pos += 4 * n
+        elif encoding == 1:
+            rows, cols = shape
+            m = np.empty(shape)
+            for r in range(rows):
+                (scale,) = struct.unpack_from('<f', data, pos)
+                m[r] = np.frombuffer(data, dtype='i1', count=cols, offset=pos + 4).astype(np.float64) * np.float32(scale)
+                pos += 4 + cols
+            p[name] = m
+        else:
+            p[name] = np.frombuffer(data, dtype='<f2', count=n, offset=pos).astype(np.float64).reshape(shape)
+            pos += 2 * n
         off += n
+    (checksum,) = struct.unpack_from('<Q', data, pos)
+    checks.check(checksum == fnv1a64(data[:pos]), 'the file\'s checksum is FNV-1a 64 of the bytes before it')
+    checks.check(pos + 8 == len(data), 'the checksum ends the file')
     checks.check(off == count, f'the parameter count is the architecture\'s ({count})')
     return dict(V=V, T=T, L=L, H=H, C=C, vocab=vocab, p=p, info=info)
 
@@ -116,6 +132,16 @@ def main():
     checks = Checks('poem_numpy_check')
     dump, cli = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else None)
     with tempfile.TemporaryDirectory() as tmp:
+        # Version 2 files: the same forward pass on the weights as numpy decodes them.
+        for encoding in ('int8', 'float16'):
+            path = os.path.join(tmp, f'random_{encoding}.bin')
+            run(dump, '--write', path, '7', encoding)
+            m = read_model(path, checks)
+            ids = [1] + list(np.random.RandomState(4).randint(0, m['V'], size=m['T'] - 1))
+            got = json.loads(run(dump, path, ','.join(map(str, ids))))
+            logits, atts = forward(m, ids)
+            worst = np.abs(np.array(got['logits']) - logits).max()
+            checks.check(worst <= TOL, f'a version 2 file ({encoding}): logits within {TOL} of numpy', f'worst {worst:.3g}')
         path = os.path.join(tmp, 'random.bin')
         run(dump, '--write', path, '7')
         m = read_model(path, checks)

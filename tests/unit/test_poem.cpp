@@ -4,6 +4,7 @@
 // the head rules. The same tests run natively and in wasm (unit_wasm): each
 // build's fast float forward pass is held to the double-precision plain
 // loops, so the two builds agree with each other within twice that bound.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -337,8 +338,8 @@ TEST_CASE("poem model file: a round trip, and every kind of damage named") {
   other[0] = 'X';
   CHECK(error(other).find("not a poem model") != std::string::npos);
   other = bytes;
-  other[8] = 2;
-  CHECK(error(other).find("version 2") != std::string::npos);
+  other[8] = 3;
+  CHECK(error(other).find("version 3") != std::string::npos);
   other = bytes;
   other[bytes.size() - 20] ^= 0x40;  // a parameter's bit
   CHECK(error(other).find("bad checksum") != std::string::npos);
@@ -348,6 +349,76 @@ TEST_CASE("poem model file: a round trip, and every kind of damage named") {
   other = bytes;
   other[12] = 200;  // vocab 200 > the entries there
   CHECK(!error(other).empty());
+}
+
+TEST_CASE("poem model file version 2: int8 rows and float16, read back as written; version 1 still reads") {
+  PoemModel m;
+  m.config = GptConfig{7, 4, 1, 2, 4};
+  m.vocab.chars = {"<unk>", "<poem>", "\n", "<text>", "，", "月", "光"};
+  REQUIRE(m.vocab.index());
+  m.params = init_params(m.config, 2);
+  // Values float16 must round by hand: ties to even, underflow, the largest half, a subnormal.
+  const ParamTensor wte = param_tensors(m.config).front();
+  REQUIRE(wte.rows == 7);
+  REQUIRE(wte.cols == 4);
+  const float special[] = {1.0f + 1.0f / 2048, 1.0f + 3.0f / 2048, 1e-8f, 70000.0f, 6e-8f, -2.5f};
+  for (std::size_t i = 0; i < 6; ++i) m.params[wte.offset + i] = special[i];
+  const std::vector<float> half = encode_round_trip(m, WeightEncoding::kFloat16);
+  CHECK(half[wte.offset + 0] == 1.0f);                 // a tie: to the even mantissa
+  CHECK(half[wte.offset + 1] == 1.0f + 4.0f / 2048);   // a tie: to the even mantissa, upwards
+  CHECK(half[wte.offset + 2] == 0.0f);                 // below the smallest subnormal's half
+  CHECK(half[wte.offset + 3] == 65504.0f);             // the largest half, not infinity
+  CHECK(half[wte.offset + 4] == std::ldexp(1.0f, -24));  // the smallest subnormal
+  CHECK(half[wte.offset + 5] == -2.5f);
+  for (WeightEncoding e : {WeightEncoding::kInt8Rows, WeightEncoding::kFloat16}) {
+    INFO(encoding_name(e));
+    const std::vector<uint8_t> bytes = write_model(m, "{}", e);
+    const ModelFile back = read_model(bytes.data(), bytes.size());
+    REQUIRE(back.error == "");
+    CHECK(back.encoding == e);
+    const std::vector<float> expected = encode_round_trip(m, e);
+    CHECK(std::memcmp(back.model.params.data(), expected.data(), expected.size() * 4) == 0);
+    // Vectors stay float32; a matrix row is within half a step of its scale (int8) or 2^-11 relative.
+    for (const ParamTensor& t : param_tensors(m.config))
+      for (std::size_t r = 0; r < t.rows; ++r) {
+        float largest = 0;
+        for (std::size_t i = 0; i < t.cols; ++i) largest = std::max(largest, std::fabs(m.params[t.offset + r * t.cols + i]));
+        for (std::size_t i = 0; i < t.cols; ++i) {
+          const std::size_t at = t.offset + r * t.cols + i;
+          const float bound = t.rows <= 1 ? 0.0f
+                              : e == WeightEncoding::kInt8Rows ? largest / 127.0f * 0.5f * 1.0001f
+                                                               : std::max(std::fabs(m.params[at]) / 2048.0f, 6e-8f);
+          if (m.params[at] <= 65504.0f) CHECK(std::fabs(back.model.params[at] - m.params[at]) <= bound);
+        }
+      }
+    CHECK(bytes.size() < write_model(m, "{}").size());
+  }
+  // Damage: an unknown encoding; a scale that is not finite (the checksum made right again).
+  std::vector<uint8_t> bytes = write_model(m, "{}", WeightEncoding::kInt8Rows);
+  const std::size_t encoding_at = bytes.size() - 8 - [&] {
+    std::size_t body = 0;
+    for (const ParamTensor& t : param_tensors(m.config)) body += t.rows <= 1 ? 4 * t.size : t.rows * (4 + t.cols);
+    return body;
+  }() - 4;
+  const auto resealed = [](std::vector<uint8_t> b) {
+    const uint64_t sum = stable_hash(reinterpret_cast<const char*>(b.data()), b.size() - 8);
+    for (int i = 0; i < 8; ++i) b[b.size() - 8 + std::size_t(i)] = uint8_t(sum >> (8 * i));
+    return b;
+  };
+  std::vector<uint8_t> other = bytes;
+  other[encoding_at] = 9;
+  other = resealed(other);
+  CHECK(read_model(other.data(), other.size()).error.find("encoding 9") != std::string::npos);
+  other = bytes;
+  for (int i = 0; i < 4; ++i) other[encoding_at + 4 + std::size_t(i)] = i < 2 ? 0 : (i == 2 ? 0xc0 : 0x7f);  // NaN
+  other = resealed(other);
+  CHECK(read_model(other.data(), other.size()).error.find("scale is not a finite") != std::string::npos);
+  // A version 1 file reads as before.
+  const std::vector<uint8_t> v1 = write_model(m, "{}");
+  CHECK(v1[8] == 1);
+  const ModelFile old = read_model(v1.data(), v1.size());
+  CHECK(old.error == "");
+  CHECK(old.encoding == WeightEncoding::kFloat32);
 }
 
 TEST_CASE("poem heads: the naming rules, first match wins") {

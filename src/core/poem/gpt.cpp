@@ -96,29 +96,32 @@ std::vector<ParamTensor> param_tensors(const GptConfig& c) {
   const std::size_t C = sz(c.d_model), V = sz(c.vocab), T = sz(c.context);
   std::vector<ParamTensor> tensors;
   std::size_t offset = 0;
-  auto add = [&](std::string name, std::size_t size, bool decay) {
-    tensors.push_back({std::move(name), offset, size, decay});
-    offset += size;
+  // The matrices (weights and embeddings) decay; the vectors (gains, biases) do not.
+  auto add = [&](std::string name, std::size_t rows, std::size_t cols) {
+    const bool matrix = name.size() >= 2 && name.compare(name.size() - 2, 2, "_w") == 0 && name.find("ln") == std::string::npos;
+    const bool decay = matrix || name == "wte" || name == "wpe";
+    tensors.push_back({std::move(name), offset, rows * cols, decay, rows, cols});
+    offset += rows * cols;
   };
-  add("wte", V * C, true);
-  add("wpe", T * C, true);
+  add("wte", V, C);
+  add("wpe", T, C);
   for (int l = 0; l < c.layers; ++l) {
     const std::string h = "h" + std::to_string(l) + ".";
-    add(h + "ln1_w", C, false);
-    add(h + "ln1_b", C, false);
-    add(h + "qkv_w", C * 3 * C, true);
-    add(h + "qkv_b", 3 * C, false);
-    add(h + "proj_w", C * C, true);
-    add(h + "proj_b", C, false);
-    add(h + "ln2_w", C, false);
-    add(h + "ln2_b", C, false);
-    add(h + "fc_w", C * 4 * C, true);
-    add(h + "fc_b", 4 * C, false);
-    add(h + "fcproj_w", 4 * C * C, true);
-    add(h + "fcproj_b", C, false);
+    add(h + "ln1_w", 1, C);
+    add(h + "ln1_b", 1, C);
+    add(h + "qkv_w", C, 3 * C);
+    add(h + "qkv_b", 1, 3 * C);
+    add(h + "proj_w", C, C);
+    add(h + "proj_b", 1, C);
+    add(h + "ln2_w", 1, C);
+    add(h + "ln2_b", 1, C);
+    add(h + "fc_w", C, 4 * C);
+    add(h + "fc_b", 1, 4 * C);
+    add(h + "fcproj_w", 4 * C, C);
+    add(h + "fcproj_b", 1, C);
   }
-  add("lnf_w", C, false);
-  add("lnf_b", C, false);
+  add("lnf_w", 1, C);
+  add("lnf_b", 1, C);
   return tensors;
 }
 

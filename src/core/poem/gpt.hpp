@@ -46,6 +46,7 @@ struct ParamTensor {
   std::string name;  // "wte", "wpe", "h0.qkv_w", ..., "lnf_b"
   std::size_t offset = 0, size = 0;
   bool decay = false;
+  std::size_t rows = 1, cols = 0;  // a matrix's shape (rows x cols = size); a vector: 1 x size
 };
 std::vector<ParamTensor> param_tensors(const GptConfig& config);
 std::size_t param_count(const GptConfig& config);
