@@ -128,18 +128,36 @@ def main():
     ev = json.loads(r.stdout)
 
     tang = entries(f'{CORPUS}/tang300')
-    song = entries(f'{CORPUS}/song100')
     checks.check(len(tang) == 313, f'tang300 has 313 poems ({len(tang)})')
-    held = [p for i, p in enumerate(tang) if i % 10 == 0]
-    train_poems = [p for i, p in enumerate(tang) if i % 10 != 0] + song
     info = json.loads(m['info'])
+    min_count = info.get('min_count', 1)
+    if info.get('tang'):
+        # The Quan Tang Shi's split (cli_tang_corpus checks it from outside); all of tang300
+        # held out, each poem read in its first context.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, 'train.txt')
+            r = run(cli, 'poem', 'corpus', '--tang', 'default', '--train-out', path)
+            checks.check(r.returncode == 0, 'poem corpus --train-out writes the training poems', r.stderr)
+            train_poems = [p for p in open(path, encoding='utf-8').read().split('\n%\n') if p.strip()]
+        held = tang
+    else:
+        held = [p for i, p in enumerate(tang) if i % 10 == 0]
+        train_poems = [p for i, p in enumerate(tang) if i % 10 != 0] + entries(f'{CORPUS}/song100')
     modern = entries(f'{CORPUS}/chinese') if info.get('modern') else []
-    vocab = ['<unk>', '<poem>', '\n', '<text>'] + sorted({ch for t in train_poems + modern for ch in t if ch != '\n'})
-    checks.check(vocab == m['vocab'], f'the model\'s vocabulary is the training characters ({len(vocab)}) and the specials')
+    counts = {}
+    for t in train_poems + modern:
+        for ch in t:
+            if ch != '\n':
+                counts[ch] = counts.get(ch, 0) + 1
+    vocab = ['<unk>', '<poem>', '\n', '<text>'] + sorted(ch for ch, n in counts.items() if n >= min_count)
+    checks.check(vocab == m['vocab'], f'the model\'s vocabulary is the training characters seen at least {min_count} '
+                 f'times ({len(vocab)}) and the specials')
     ids = {ch: i for i, ch in enumerate(vocab)}
     poem_ids = [i for t in train_poems for i in encode_poem(ids, t)]
     modern_ids = [i for t in modern for i in encode_poem(ids, t, 3)]
     poems = [encode_poem(ids, p) for p in held]
+    if info.get('tang'):
+        poems = [p[:m['T']] for p in poems]
 
     unigram, bigram, lam = baselines(poem_ids, modern_ids, info.get('modern_share', 0.0) * info.get('modern_until', 1.0), poems, len(vocab))
     print(f'  numpy: unigram {unigram:.4f}, bigram {bigram:.4f} (lambda {lam:.2f}); '
@@ -155,22 +173,31 @@ def main():
     checks.check(round(ev['punctuation_accuracy'] * targets) == round(accuracy * targets) and
           abs(ev['punctuation_accuracy'] - accuracy) < 1e-6, 'the punctuation accuracy equals numpy\'s')
 
-    # The issue's goals. Punctuation and the heads are met by the built model
-    # and held here; the loss and the sample line lengths are not met yet
-    # (docs/poem-model.md, measured): printed, not failed, so the
-    # suite stays a check of what the code does.
+    # The goals: eval's flags must follow from its numbers; which are met is
+    # measured and stated in docs/poem-model.md, and printed here, not failed,
+    # so the suite stays a check of what the code does.
     goals = ev['goals']
-    checks.check(ev['punctuation_accuracy'] >= 0.8 and goals['punctuation'],
-          f'goal: punctuation top-1 {ev["punctuation_accuracy"]:.3f} >= 0.8')
-    patterns = {h['pattern'] for h in ev['heads']}
-    boundary = [h for h in ev['heads'] if h['punctuation_weight'] >= 3 * h['punctuation_share']]
-    checks.check(goals['loss'] == (ev['loss'] <= ev['bigram'] - 0.3) and goals['lines'] == (ev['sample_lines_5_or_7'] >= 0.7)
-          and goals['heads'] == (len(patterns) >= 2 and bool(boundary)), 'eval\'s goal flags follow from its numbers')
-    print(f'  [{"met" if goals["heads"] else "NOT met"}] goal: heads with different patterns ({sorted(patterns)}), '
-          'one with >= 3x punctuation\'s share')
-    print(f'  [{"met" if goals["loss"] else "NOT met"}] goal: loss {ev["loss"]:.3f} <= bigram {ev["bigram"]:.3f} - 0.3')
-    print(f'  [{"met" if goals["lines"] else "NOT met"}] goal: {ev["sample_lines_5_or_7"]:.3f} of sample lines have 5 '
-          'or 7 characters (>= 0.7)')
+    detected = {h['strongest'] for h in ev['heads'] if h['strongest']}
+    if info.get('tang'):
+        checks.check(goals['protocol'] == 'tang' and goals['loss'] == (ev['loss'] <= ev['bigram'] - 0.7) and
+                     goals['lines'] == (ev['sample_lines_5_or_7'] >= 0.97) and
+                     goals['couplets'] == (ev['sample_couplets_equal'] >= 0.97) and
+                     goals['heads'] == (len(detected) >= 4 and 'couplet' in detected),
+                     'eval\'s goal flags follow from its numbers')
+        checks.check(len(detected) >= 2, f'at least two heads show different patterns ({sorted(detected)})')
+        print(f'  [{"met" if goals["loss"] else "NOT met"}] goal: loss {ev["loss"]:.3f} <= bigram {ev["bigram"]:.3f} - 0.7')
+        print(f'  [{"met" if goals["lines"] else "NOT met"}] goal: {ev["sample_lines_5_or_7"]:.3f} of sample lines have 5 '
+              'or 7 characters (>= 0.97)')
+        print(f'  [{"met" if goals["couplets"] else "NOT met"}] goal: {ev["sample_couplets_equal"]:.3f} of sample couplets '
+              'have equal halves (>= 0.97)')
+        print(f'  [{"met" if goals["heads"] else "NOT met"}] goal: patterns detected {sorted(detected)} (>= 4, a couplet)')
+    else:
+        checks.check(ev['punctuation_accuracy'] >= 0.8 and goals['punctuation'],
+              f'goal: punctuation top-1 {ev["punctuation_accuracy"]:.3f} >= 0.8')
+        patterns = {h['pattern'] for h in ev['heads']}
+        boundary = [h for h in ev['heads'] if h['punctuation_weight'] >= 3 * h['punctuation_share']]
+        checks.check(goals['loss'] == (ev['loss'] <= ev['bigram'] - 0.3) and goals['lines'] == (ev['sample_lines_5_or_7'] >= 0.7)
+              and goals['heads'] == (len(patterns) >= 2 and bool(boundary)), 'eval\'s goal flags follow from its numbers')
     checks.check(ev['loss'] < ev['bigram'] < ev['unigram'], 'the model beats the bigram, the bigram the unigram')
     for h in ev['heads']:
         print(f'  layer {h["layer"]} head {h["head"]}: {h["summary"]}')

@@ -443,7 +443,8 @@ constexpr StringEntry kEnglishPoem[] = {
      "Type, paste or compose a line of a poem: the model reads it at once. Pick a held-out poem below to go back."},
     {"poem.held_out", "Held-out poems"},
     {"poem.held_out.help",
-     "Every tenth of the 313 Tang poems (fortunes-zh's tang300) was kept out of training: the model never saw these."},
+     "Every tenth of the 313 Tang poems of fortunes-zh's tang300. None of the 313, nor any other edition of them, "
+     "was in training: the model never saw these."},
     {"poem.sample.title", "Continue"},
     {"poem.sample.go", "Continue"},
     {"poem.sample.stop", "Stop"},
@@ -457,7 +458,7 @@ constexpr StringEntry kEnglishPoem[] = {
      "anything; 0 always the likeliest."},
     {"poem.model.fmt",
      "The model: %d layers, %d heads, d_model %d, context %d, vocabulary %d characters, %.0fk parameters; trained "
-     "by this project on Debian's fortunes-zh."},
+     "by this project on the Quan Tang Shi (the chinese-poetry project's 57,000 Tang poems)."},
     {"poem.train.title", "Watch it learn"},
     {"poem.train.help",
      "Trains a fresh model from scratch here, with the same code, corpus and settings as the shipped one, a slice "
