@@ -318,12 +318,20 @@ TEST_CASE("poem corpus: fortunes entries without colours, titles, authors and pa
   CHECK(utf8_chars("a\xff").size() == 2);  // a bad byte is one U+FFFD, not lost
 }
 
-TEST_CASE("poem model file: a round trip, and every kind of damage named") {
+namespace {
+// A model of 7 characters, 1 layer, 2 heads, d_model 4: every tensor small enough to list.
+PoemModel tiny_model(uint64_t seed) {
   PoemModel m;
   m.config = GptConfig{7, 4, 1, 2, 4};
   m.vocab.chars = {"<unk>", "<poem>", "\n", "<text>", "，", "月", "光"};
   REQUIRE(m.vocab.index());
-  m.params = init_params(m.config, 1);
+  m.params = init_params(m.config, seed);
+  return m;
+}
+}  // namespace
+
+TEST_CASE("poem model file: a round trip, and every kind of damage named") {
+  const PoemModel m = tiny_model(1);
   const std::vector<uint8_t> bytes = write_model(m, "{\"steps\":1}");
   const ModelFile back = read_model(bytes.data(), bytes.size());
   REQUIRE(back.error == "");
@@ -352,11 +360,7 @@ TEST_CASE("poem model file: a round trip, and every kind of damage named") {
 }
 
 TEST_CASE("poem model file version 2: int8 rows and float16, read back as written; version 1 still reads") {
-  PoemModel m;
-  m.config = GptConfig{7, 4, 1, 2, 4};
-  m.vocab.chars = {"<unk>", "<poem>", "\n", "<text>", "，", "月", "光"};
-  REQUIRE(m.vocab.index());
-  m.params = init_params(m.config, 2);
+  PoemModel m = tiny_model(2);
   // Values float16 must round by hand: ties to even, underflow, the largest half, a subnormal.
   const ParamTensor wte = param_tensors(m.config).front();
   REQUIRE(wte.rows == 7);
