@@ -122,7 +122,7 @@ std::string PoemSession::train_reset(uint64_t seed, int fixed_poem) {
   if (!model_) return "the poem model is not loaded";
   if (!corpus_) return "the corpus is not loaded (song100, chinese)";
   poem::PoemCorpus corpus{tang300_, song100_, modern_, {}};
-  poem::PoemTrainConfig config;  // the shipped model's settings
+  poem::PoemTrainConfig config;  // the fortunes-zh recipe (docs/poem-model.md: training in the page)
   config.model.context = model_->config.context;
   config.model.layers = model_->config.layers;
   config.model.heads = model_->config.heads;

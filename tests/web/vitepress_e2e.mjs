@@ -127,6 +127,9 @@ async function run(c, page, url, save, root) {
       const missing = rootServed.requests.filter(([status]) => status >= 400).map(([st, p]) => `${st} ${p}`);
       c.check(missing.length === 0, '... in the site built at /, with every file it asked for there', missing.join(', '));
     } finally {
+      // Leave the site before its server goes: a figure still showing it would ask the
+      // closed server for what a resize or a lazy load needs (ERR_CONNECTION_REFUSED).
+      await page.goto('about:blank').catch(() => {});
       rootServed.server.close();
     }
   }

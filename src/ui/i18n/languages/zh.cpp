@@ -429,7 +429,7 @@ constexpr StringEntry kChinesePoem[] = {
     {"poem.model.fmt", "模型：%d 层，%d 个头，d_model %d，上下文 %d，字表 %d 个字，%.0fk 个参数；由本项目在《全唐诗》（chinese-poetry 项目的 5.7 万首唐诗）上训练。"},
     {"poem.train.title", "看它学习"},
     {"poem.train.help",
-     "在这里从零训练一个新模型：代码、语料和设置都与随附的模型相同，每帧训练一小段；先下载语料（2.1 MB，压缩后约 0.6 MB）。训练到随附模型的步数时停止，并比较两个模型。热力图显示新模型读开始时选定的那首留出诗。"},
+     "在这里从零训练一个同样大小的新模型，每帧训练一小段，用的是页面能下载的较小语料（Debian 的 fortunes-zh：2.1 MB，压缩后约 0.6 MB，先下载）。训练 1,100 步后停止，并把它在留出诗上的损失与随附模型比较。热力图显示新模型读开始时选定的那首留出诗。"},
     {"poem.train.start", "开始"},
     {"poem.train.pause", "暂停"},
     {"poem.train.step", "单步"},
