@@ -42,6 +42,11 @@ std::string read_with(const poem::PoemModel& model, const std::string& text, Poe
   return "";
 }
 
+// heads_of keeps the patterns' numbers, not the detectors', so the session
+// reads no repeated sequences for induction: 8 forward passes saved on load
+// and on every training step in the page.
+constexpr int kNoRepeats = 0;
+
 std::vector<PoemHead> heads_of(const std::vector<poem::HeadStats>& stats) {
   std::vector<PoemHead> out;
   for (const poem::HeadStats& h : stats) {
@@ -85,7 +90,8 @@ std::string PoemSession::load(const uint8_t* model_file, std::size_t size, std::
       s.held_out.push_back(poems[i]);
       held_out.push_back(file.model.vocab.encode_poem(poems[i]));
     }
-  s.heads_found = heads_of(poem::analyse_heads(file.model, held_out));
+  // The view names heads by their patterns (heads_of): no induction sequences to read.
+  s.heads_found = heads_of(poem::analyse_heads(file.model, held_out, kNoRepeats));
   s.held_out_loss = float(poem::score_poems(file.model, held_out).loss);
   model_ = std::move(file.model);
   summary_ = std::move(s);
@@ -150,7 +156,7 @@ std::string PoemSession::train_reset(uint64_t seed, int fixed_poem) {
 void PoemSession::finish_training() {
   // Both models on every held-out poem, by the same code (the shipped one's at load).
   training_.shipped_loss = summary_.held_out_loss;
-  training_.heads = heads_of(poem::analyse_heads(trainer_->model(), train_held_out_));
+  training_.heads = heads_of(poem::analyse_heads(trainer_->model(), train_held_out_, kNoRepeats));
   training_.finished = true;
 }
 
@@ -188,7 +194,7 @@ const PoemTraining& PoemSession::train_run(int units) {
   }
   // While it trains: the heads on the fixed poem, once a step (one forward pass).
   if (!t.finished && heads_step_ != t.steps) {
-    t.heads = heads_of(poem::analyse_heads(trainer_->model(), {train_held_out_[std::size_t(fixed_poem_)]}));
+    t.heads = heads_of(poem::analyse_heads(trainer_->model(), {train_held_out_[std::size_t(fixed_poem_)]}, kNoRepeats));
     heads_step_ = t.steps;
   }
   return t;
