@@ -106,6 +106,58 @@ TEST_CASE("vectorised exp: <= 2 ulp over the float range, exact 0 at -inf, inf a
   });
 }
 
+TEST_CASE("kernel softmax: a row's probabilities, maximum and sum against double sums, any length") {
+  for_each_isa([] {
+    Rng rng(8);
+    for (int n : {1, 3, 15, 16, 17, 33, 6049}) {
+      std::vector<float> x(static_cast<std::size_t>(n)), y(x.size());
+      for (float& v : x) v = 20.f * rng.uniform() - 10.f;
+      x.back() = 30.f;  // the maximum in the tail
+      const kernels::SoftmaxStats s = kernels::softmax(x.data(), y.data(), x.size());
+      double sum = 0;
+      for (float v : x) sum += std::exp(double(v) - 30.0);
+      CAPTURE(n);
+      CHECK(s.max == 30.f);
+      CHECK(s.sum == doctest::Approx(sum).epsilon(1e-6));
+      for (std::size_t i = 0; i < x.size(); ++i)
+        CHECK(y[i] == doctest::Approx(std::exp(double(x[i]) - 30.0) / sum).epsilon(1e-5));
+      kernels::softmax(x.data(), x.data(), x.size());  // in place
+      CHECK(x == y);
+    }
+  });
+}
+
+TEST_CASE("kernel matmul hands over each block of finished rows, in order, once") {
+  for_each_isa([] {
+    Rng rng(6);
+    for (int m : {1, 6, 7, 20}) {
+      const Matrix A = test::random_matrix(m, 64, rng), Bt = test::random_matrix(100, 64, rng);
+      Matrix C = Matrix::Zero(m, 100);
+      struct Seen {
+        Matrix* c;
+        Matrix rows;  // each row as it was when handed over
+        int next = 0;
+        bool in_order = true;
+      } seen{&C, Matrix::Zero(m, 100)};
+      kernels::MatmulArgs args;
+      args.a = A.data(), args.lda = 64, args.b = Bt.data(), args.ldb = 64, args.b_transposed = true;
+      args.c = C.data(), args.ldc = 100, args.m = m, args.k = 64, args.n = 100;
+      args.context = &seen;
+      args.rows_done = [](void* context, int first, int rows) {
+        Seen& s = *static_cast<Seen*>(context);
+        s.in_order = s.in_order && first == s.next && rows > 0;
+        s.rows.middleRows(first, rows) = s.c->middleRows(first, rows);
+        s.next = first + rows;
+      };
+      kernels::matmul(args);
+      CAPTURE(m);
+      CHECK(seen.in_order);
+      CHECK(seen.next == m);
+      test::check_close(seen.rows, Matrix(A * Bt.transpose()), 2e-5f, 1e-5f);
+    }
+  });
+}
+
 TEST_CASE("fast attention equals the reference kernel on awkward shapes, masks and strides") {
   // Tolerance as for every attention result: 2e-5 absolute + 1e-5 relative
   // (both accumulate in float, in different orders; the kernels use FMA where
@@ -246,7 +298,7 @@ TEST_CASE("special rows follow softmax_rows: NaN in NaN out, infinite scores sha
   });
 }
 
-TEST_CASE("kernel matmul and matmul_bt equal Eigen's product on edge sizes and strides") {
+TEST_CASE("kernel matmul, matmul_bt and transposed, accumulating products equal Eigen's on edge sizes and strides") {
   for_each_isa([] {
     Rng rng(5);
     for (int m : {1, 5, 6, 7, 13}) {
@@ -268,6 +320,17 @@ TEST_CASE("kernel matmul and matmul_bt equal Eigen's product on edge sizes and s
           kernels::matmul_bt(A.data(), A.cols(), Bt.data(), Bt.cols(), Ct.data(), Ct.cols(), m, k, n);
           test::check_close(Ct.leftCols(n), Matrix(A.leftCols(k) * Bt.leftCols(k).transpose()), 2e-5f, 1e-5f);
           CHECK((Ct.rightCols(3).array() == 7.f).all());
+          // C += A^T B^T: A stored k x m and B stored n x k, both strided, added to C's values.
+          const Matrix At = test::random_matrix(k, m + 1, rng), C0 = test::random_matrix(m, n + 3, rng);
+          Matrix Cacc = C0;
+          kernels::MatmulArgs args;
+          args.a = At.data(), args.lda = At.cols(), args.a_transposed = true;
+          args.b = Bt.data(), args.ldb = Bt.cols(), args.b_transposed = true;
+          args.c = Cacc.data(), args.ldc = Cacc.cols(), args.m = m, args.k = k, args.n = n, args.accumulate = true;
+          kernels::matmul(args);
+          const Matrix want_acc = C0.leftCols(n) + At.leftCols(m).transpose() * Bt.leftCols(k).transpose();
+          test::check_close(Cacc.leftCols(n), want_acc, 2e-5f, 1e-5f);
+          CHECK(Cacc.rightCols(3) == C0.rightCols(3));
         }
       }
     }

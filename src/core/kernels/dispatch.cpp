@@ -87,18 +87,28 @@ void attention_head(const HeadArgs& args) {
   t->head(args, scratch(t->head_scratch(args.n_q, args.n_k, args.d_k, args.d_v)));
 }
 
+void matmul(const MatmulArgs& args) {
+  const KernelTable* t = active();
+  t->matmul(args, scratch(t->matmul_scratch(args.m, args.k, args.n)));
+}
+
 void matmul(const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb, float* c,
             std::ptrdiff_t ldc, int m, int k, int n) {
-  const KernelTable* t = active();
-  t->matmul(a, lda, b, ldb, false, c, ldc, m, k, n, scratch(t->matmul_scratch(m, k, n)));
+  MatmulArgs args;
+  args.a = a, args.lda = lda, args.b = b, args.ldb = ldb, args.c = c, args.ldc = ldc, args.m = m, args.k = k, args.n = n;
+  matmul(args);
 }
 
 void matmul_bt(const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb, float* c,
                std::ptrdiff_t ldc, int m, int k, int n) {
-  const KernelTable* t = active();
-  t->matmul(a, lda, b, ldb, true, c, ldc, m, k, n, scratch(t->matmul_scratch(m, k, n)));
+  MatmulArgs args;
+  args.a = a, args.lda = lda, args.b = b, args.ldb = ldb, args.b_transposed = true;
+  args.c = c, args.ldc = ldc, args.m = m, args.k = k, args.n = n;
+  matmul(args);
 }
 
 void exp(const float* x, float* y, std::size_t n) { active()->exp(x, y, n); }
+
+SoftmaxStats softmax(const float* x, float* y, std::size_t n) { return active()->softmax(x, y, n); }
 
 }  // namespace attn::kernels

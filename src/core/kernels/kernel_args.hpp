@@ -28,17 +28,44 @@ struct HeadArgs {
   std::ptrdiff_t ldo = 0;
 };
 
+// C (m x n) = A (m x k) B (k x n), or C += A B when accumulate. A transposed
+// is stored k x m (element (i, kk) at a[kk * lda + i]); B transposed is stored
+// n x k (element (kk, j) at b[j * ldb + kk]), such as a tied output layer's
+// embedding. Backward passes need both: dX += dY W^T, dW += X^T dY.
+struct MatmulArgs {
+  const float* a = nullptr;
+  std::ptrdiff_t lda = 0;
+  bool a_transposed = false;
+  const float* b = nullptr;
+  std::ptrdiff_t ldb = 0;
+  bool b_transposed = false;
+  float* c = nullptr;
+  std::ptrdiff_t ldc = 0;
+  int m = 0, k = 0, n = 0;
+  bool accumulate = false;
+  // Called with each finished block of rows [first, first + rows) of C, while
+  // they are still in cache (an output layer's softmax); null for none.
+  void (*rows_done)(void* context, int first, int rows) = nullptr;
+  void* context = nullptr;
+};
+
+// What a softmax over a row keeps besides the probabilities: log(sum) + max is
+// the row's log-sum-exp, from which a loss is exact even where a probability
+// underflows to 0.
+struct SoftmaxStats {
+  float max = 0.f, sum = 0.f;
+};
+
 // One instruction set's kernels. Scratch is 64-byte aligned, at least
 // *_scratch(...) floats, owned by the caller.
 struct KernelTable {
   const char* name;
   std::size_t (*head_scratch)(int n_q, int n_k, int d_k, int d_v);
   void (*head)(const HeadArgs& args, float* scratch);
-  // C (m x n) = A (m x k) B (k x n), or A B^T with B stored n x k when b_transposed.
   std::size_t (*matmul_scratch)(int m, int k, int n);
-  void (*matmul)(const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb, bool b_transposed,
-                 float* c, std::ptrdiff_t ldc, int m, int k, int n, float* scratch);
+  void (*matmul)(const MatmulArgs& args, float* scratch);
   void (*exp)(const float* x, float* y, std::size_t n);
+  SoftmaxStats (*softmax)(const float* x, float* y, std::size_t n);
 };
 
 }  // namespace attn::kernels

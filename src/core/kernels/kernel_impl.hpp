@@ -7,9 +7,10 @@
 //                        plus C loads and one broadcast must fit the registers)
 //   ATTN_KERNEL_TABLE    the KernelTable's variable name, ATTN_KERNEL_NAME its name
 //
-// Matrix products (Q K^T, weights V, X W) share one register-blocked micro-tile:
-// the right-hand matrix is packed into panels of C vectors' width, so the tile
-// reads it contiguously, and R x C vector accumulators stay in registers over
+// Matrix products (Q K^T, weights V, X W, and the poem model's backward pass)
+// share one register-blocked micro-tile: it reads the right-hand matrix as
+// panels of C vectors' width (packed where B is transposed or ragged, in place
+// where it is row-major), and R x C vector accumulators stay in registers over
 // the whole inner dimension. Attention works on R query rows at a time: their
 // scores (R x n_k floats, in L1/L2) go through scale + mask + max, exp + sum
 // and normalise, then straight into weights V, so no n x n matrix is written
@@ -82,6 +83,40 @@ void exp_n(const float* x, float* y, std::size_t count) {
   for (std::size_t j = i; j < count; ++j) y[j] = tail[j - i];
 }
 
+// Three passes over the row (its maximum; exp and their sum; the division),
+// each a vector loop, the first two with four and two accumulators so that
+// they are not one long chain of dependent max / add; the tail goes through a
+// copy padded with -inf (exp 0).
+SoftmaxStats softmax_n(const float* x, float* y, std::size_t n) {
+  const std::size_t full = n - n % W, full4 = n - n % (4 * W), full2 = n - n % (2 * W);
+  F vmax[4] = {Simd::set1(-kInf), Simd::set1(-kInf), Simd::set1(-kInf), Simd::set1(-kInf)};
+  for (std::size_t i = 0; i < full4; i += 4 * W)
+    for (int u = 0; u < 4; ++u) vmax[u] = Simd::max(vmax[u], Simd::load(x + i + std::size_t(u) * W));
+  for (std::size_t i = full4; i < full; i += W) vmax[0] = Simd::max(vmax[0], Simd::load(x + i));
+  SoftmaxStats stats;
+  stats.max = Simd::hmax(Simd::max(Simd::max(vmax[0], vmax[1]), Simd::max(vmax[2], vmax[3])));
+  for (std::size_t i = full; i < n; ++i) stats.max = x[i] > stats.max ? x[i] : stats.max;
+  const F m = Simd::set1(stats.max);
+  F sum[2] = {Simd::zero(), Simd::zero()};
+  const auto exp_at = [&](std::size_t i, F& total) {
+    const F e = vexp<true>(Simd::sub(Simd::load(x + i), m));
+    Simd::store(y + i, e);
+    total = Simd::add(total, e);
+  };
+  for (std::size_t i = 0; i < full2; i += 2 * W) exp_at(i, sum[0]), exp_at(i + W, sum[1]);
+  for (std::size_t i = full2; i < full; i += W) exp_at(i, sum[0]);
+  alignas(64) float tail[W];
+  for (int j = 0; j < W; ++j) tail[j] = full + std::size_t(j) < n ? x[full + std::size_t(j)] : -kInf;
+  const F e = vexp<true>(Simd::sub(Simd::load(tail), m));
+  Simd::store(tail, e);
+  stats.sum = Simd::hsum(Simd::add(Simd::add(sum[0], sum[1]), e));
+  for (std::size_t i = full; i < n; ++i) y[i] = tail[i - full];
+  const F inverse = Simd::set1(1.f / stats.sum);
+  for (std::size_t i = 0; i < full; i += W) Simd::store(y + i, Simd::mul(Simd::load(y + i), inverse));
+  for (std::size_t i = full; i < n; ++i) y[i] *= 1.f / stats.sum;
+  return stats;
+}
+
 // ---- matrix products ---------------------------------------------------------
 // B (k x n) into panels of `width` columns: panel p is k rows of `width` floats
 // (columns p*width ..), zero beyond n. Element (kk, j) of B is b[kk*ldb + j],
@@ -91,36 +126,58 @@ void pack_panels(const float* b, std::ptrdiff_t ldb, bool transposed, int k, int
   for (int j0 = 0; j0 < n; j0 += width) {
     float* panel = dst + std::size_t(j0) * std::size_t(k);
     const int cols = min_int(width, n - j0);
+    if (transposed) {
+      // Column c of the panel is row j0 + c of the stored matrix: read it in
+      // order (the panel, k x width floats, stays in L1 for the writes).
+      for (int c = 0; c < cols; ++c) {
+        const float* column = b + std::ptrdiff_t(j0 + c) * ldb;
+        for (int kk = 0; kk < k; ++kk) panel[std::size_t(kk) * std::size_t(width) + std::size_t(c)] = column[kk];
+      }
+      for (int kk = 0; kk < k; ++kk)
+        for (int c = cols; c < width; ++c) panel[std::size_t(kk) * std::size_t(width) + std::size_t(c)] = 0.f;
+      continue;
+    }
     for (int kk = 0; kk < k; ++kk) {
       float* row = panel + std::size_t(kk) * std::size_t(width);
-      for (int c = 0; c < cols; ++c)
-        row[c] = transposed ? b[std::ptrdiff_t(j0 + c) * ldb + kk] : b[std::ptrdiff_t(kk) * ldb + j0 + c];
+      for (int c = 0; c < cols; ++c) row[c] = b[std::ptrdiff_t(kk) * ldb + j0 + c];
       for (int c = cols; c < width; ++c) row[c] = 0.f;
     }
   }
 }
 
 // Rows rows of A (rows x k) interleaved, dst[kk * rows + r] = a[r * lda + kk], so
-// the micro-tile reads its broadcasts from one pointer at fixed offsets (used
-// where the packing is cheap next to the product: queries, X).
+// the micro-tile reads its broadcasts from one pointer at fixed offsets (the
+// queries, scaled on the way).
 void pack_rows(const float* a, std::ptrdiff_t lda, int rows, int k, float* dst) {
   for (int r = 0; r < rows; ++r)
     for (int kk = 0; kk < k; ++kk) dst[kk * rows + r] = a[r * lda + kk];
 }
 
-// c (Rows x cols) = a (Rows x k) * panel (k x Vecs*W); cols <= Vecs*W. Row r of
-// a is at a + r * lda, or interleaved (pack_rows) when lda == 0.
+// c (Rows x cols) = a (Rows x k) * b (k x Vecs*W), or c += when accumulate;
+// cols <= Vecs*W. Element (r, kk) of a is a[r * row_step + kk * k_step]: a
+// row-major matrix (lda, 1), a transposed one (1, lda), or rows interleaved by
+// pack_rows (1, Rows). Row kk of b is at b + kk * b_step: a packed panel, or
+// B itself where it is row-major and wide enough.
 template <int Rows, int Vecs>
-inline void tile(const float* a, std::ptrdiff_t lda, const float* panel, int k, float* c,
-                 std::ptrdiff_t ldc, int cols) {
-  // (With Rows = 1 both k_step branches are 1.)
-  const std::ptrdiff_t row_step = lda ? lda : 1, k_step = lda ? 1 : Rows;  // NOLINT(bugprone-branch-clone)
+inline void tile(const float* a, std::ptrdiff_t row_step, std::ptrdiff_t k_step, const float* b,
+                 std::ptrdiff_t b_step, int k, float* c, std::ptrdiff_t ldc, int cols, bool accumulate = false) {
   F acc[Rows][Vecs];
-  for (int r = 0; r < Rows; ++r)
-    for (int v = 0; v < Vecs; ++v) acc[r][v] = Simd::zero();
-  for (int kk = 0; kk < k; ++kk, a += k_step, panel += Vecs * W) {
+  if (!accumulate) {
+    for (int r = 0; r < Rows; ++r)
+      for (int v = 0; v < Vecs; ++v) acc[r][v] = Simd::zero();
+  } else if (cols == Vecs * W) {
+    for (int r = 0; r < Rows; ++r)
+      for (int v = 0; v < Vecs; ++v) acc[r][v] = Simd::load(c + r * ldc + v * W);
+  } else {
+    alignas(64) float row[Vecs * W] = {};
+    for (int r = 0; r < Rows; ++r) {
+      for (int j = 0; j < cols; ++j) row[j] = c[r * ldc + j];
+      for (int v = 0; v < Vecs; ++v) acc[r][v] = Simd::load(row + v * W);
+    }
+  }
+  for (int kk = 0; kk < k; ++kk, a += k_step, b += b_step) {
     F bv[Vecs];
-    for (int v = 0; v < Vecs; ++v) bv[v] = Simd::load(panel + v * W);
+    for (int v = 0; v < Vecs; ++v) bv[v] = Simd::load(b + v * W);
     for (int r = 0; r < Rows; ++r) {
       const F av = Simd::set1(a[r * row_step]);
       for (int v = 0; v < Vecs; ++v) acc[r][v] = Simd::fmadd(av, bv[v], acc[r][v]);
@@ -140,39 +197,60 @@ inline void tile(const float* a, std::ptrdiff_t lda, const float* panel, int k, 
 
 // tile<rows, vecs> for run-time rows <= R and vecs <= C (the edges of a matrix).
 template <int Vecs, int Rows = R>
-inline void tile_rows(int rows, const float* a, std::ptrdiff_t lda, const float* panel, int k, float* c,
-                      std::ptrdiff_t ldc, int cols) {
+inline void tile_rows(int rows, const float* a, std::ptrdiff_t row_step, std::ptrdiff_t k_step, const float* b,
+                      std::ptrdiff_t b_step, int k, float* c, std::ptrdiff_t ldc, int cols, bool accumulate = false) {
   if constexpr (Rows > 1) {
-    if (rows < Rows) return tile_rows<Vecs, Rows - 1>(rows, a, lda, panel, k, c, ldc, cols);
+    if (rows < Rows)
+      return tile_rows<Vecs, Rows - 1>(rows, a, row_step, k_step, b, b_step, k, c, ldc, cols, accumulate);
   }
-  tile<Rows, Vecs>(a, lda, panel, k, c, ldc, cols);
+  tile<Rows, Vecs>(a, row_step, k_step, b, b_step, k, c, ldc, cols, accumulate);
 }
 
+// A row-major a (lda) times a panel of `vecs` vectors' width.
 template <int Vecs = C>
 inline void tile_any(int vecs, int rows, const float* a, std::ptrdiff_t lda, const float* panel, int k,
                      float* c, std::ptrdiff_t ldc, int cols) {
   if constexpr (Vecs > 1) {
     if (vecs < Vecs) return tile_any<Vecs - 1>(vecs, rows, a, lda, panel, k, c, ldc, cols);
   }
-  tile_rows<Vecs>(rows, a, lda, panel, k, c, ldc, cols);
+  tile_rows<Vecs>(rows, a, lda, 1, panel, Vecs * W, k, c, ldc, cols);
 }
 
-std::size_t matmul_scratch(int m, int k, int n) {
-  return round_up(std::size_t(n), P) * std::size_t(k) + round_up(std::size_t(m), R) * std::size_t(k);
-}
+// Every panel of B packed (a product with rows_done packs them all first).
+std::size_t matmul_scratch(int, int k, int n) { return round_up(std::size_t(n), P) * std::size_t(k); }
 
-void matmul(const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb, bool b_transposed, float* c,
-            std::ptrdiff_t ldc, int m, int k, int n, float* scratch) {
-  float* a_rows = scratch + round_up(std::size_t(n), P) * std::size_t(k);
-  pack_panels(b, ldb, b_transposed, k, n, P, scratch);
-  for (int i0 = 0; i0 < m; i0 += R)
-    pack_rows(a + i0 * lda, lda, min_int(R, m - i0), k, a_rows + std::size_t(i0) * std::size_t(k));
-  // Panel by panel, so one panel (k x P) stays in cache for all row blocks.
-  for (int j0 = 0; j0 < n; j0 += P) {
-    const float* panel = scratch + std::size_t(j0) * std::size_t(k);
-    for (int i0 = 0; i0 < m; i0 += R)
-      tile_rows<C>(min_int(R, m - i0), a_rows + std::size_t(i0) * std::size_t(k), 0, panel, k,
-                   c + i0 * ldc + j0, ldc, min_int(P, n - j0));
+// A is read where it is (row-major or transposed alike), and so is B where it
+// is row-major: only a transposed B, and B's last panel when narrower than P,
+// are packed, so a product costs no copy of its large operands (the output
+// layer's gradients, V x tokens).
+void matmul(const MatmulArgs& p, float* scratch) {
+  const std::ptrdiff_t row_step = p.a_transposed ? 1 : p.lda, k_step = p.a_transposed ? p.lda : 1;
+  // Panel j0 of B: in place, or packed at scratch + j0 * k by pack().
+  const auto in_place = [&](int j0) { return !p.b_transposed && p.n - j0 >= P; };
+  const auto pack = [&](int j0) {
+    if (!in_place(j0))
+      pack_panels(p.b_transposed ? p.b + j0 * p.ldb : p.b + j0, p.ldb, p.b_transposed, p.k, min_int(P, p.n - j0), P,
+                  scratch + std::size_t(j0) * std::size_t(p.k));
+  };
+  const auto block = [&](int i0, int j0) {
+    const float* b = in_place(j0) ? p.b + j0 : scratch + std::size_t(j0) * std::size_t(p.k);
+    tile_rows<C>(min_int(R, p.m - i0), p.a + i0 * row_step, row_step, k_step, b, in_place(j0) ? p.ldb : P, p.k,
+                 p.c + i0 * p.ldc + j0, p.ldc, min_int(P, p.n - j0), p.accumulate);
+  };
+  if (!p.rows_done) {
+    // Panel by panel, so one panel (k x P) stays in cache for all row blocks.
+    for (int j0 = 0; j0 < p.n; j0 += P) {
+      pack(j0);
+      for (int i0 = 0; i0 < p.m; i0 += R) block(i0, j0);
+    }
+    return;
+  }
+  // Row block by row block, B's panels packed beforehand, so each finished
+  // block of C is handed over while it is in cache.
+  for (int j0 = 0; j0 < p.n; j0 += P) pack(j0);
+  for (int i0 = 0; i0 < p.m; i0 += R) {
+    for (int j0 = 0; j0 < p.n; j0 += P) block(i0, j0);
+    p.rows_done(p.context, i0, min_int(R, p.m - i0));
   }
 }
 
@@ -355,7 +433,8 @@ void head_blocks(const HeadArgs& h, float* scratch) {
     if (!Keep)
       for (int x = 0; x < rows * h.d_k; ++x) queries[x] *= h.factor;
     for (int j0 = 0; j0 < keys; j0 += P)
-      tile_rows<C>(rows, queries, 0, k_panels + std::size_t(j0) * std::size_t(h.d_k), h.d_k, scores + j0, keys, P);
+      tile_rows<C>(rows, queries, 1, rows, k_panels + std::size_t(j0) * std::size_t(h.d_k), P, h.d_k, scores + j0,
+                   keys, P);
     // Step 2: mask and softmax (and the kept matrices).
     float scale[R];
     for (int r = 0; r < rows; ++r) scale[r] = softmax_row<Keep>(h, i0 + r, scores + std::size_t(r) * std::size_t(keys));
@@ -385,6 +464,6 @@ void head(const HeadArgs& h, float* scratch) {
 }  // namespace
 
 extern const KernelTable ATTN_KERNEL_TABLE;
-const KernelTable ATTN_KERNEL_TABLE = {ATTN_KERNEL_NAME, head_scratch, head, matmul_scratch, matmul, exp_n};
+const KernelTable ATTN_KERNEL_TABLE = {ATTN_KERNEL_NAME, head_scratch, head, matmul_scratch, matmul, exp_n, softmax_n};
 
 }  // namespace attn::kernels

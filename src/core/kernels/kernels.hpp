@@ -32,7 +32,13 @@ void matmul(const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t l
 // matrix whose rows are the columns wanted, such as a tied output layer.
 void matmul_bt(const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb, float* c,
                std::ptrdiff_t ldc, int m, int k, int n);
+// The general product (see MatmulArgs): either operand transposed, C
+// overwritten or added to.
+void matmul(const MatmulArgs& args);
 // y[i] = exp(x[i]), the kernels' vectorised exp (accuracy: kernel_impl.hpp).
 void exp(const float* x, float* y, std::size_t n);
+// y = softmax(x) over n > 0 finite floats (y may be x): the output layer's
+// probabilities. A NaN in x gives a NaN sum.
+SoftmaxStats softmax(const float* x, float* y, std::size_t n);
 
 }  // namespace attn::kernels

@@ -31,10 +31,13 @@ struct Layers {
       if (fast) return fast::matmul_backward(dinp, dw, db, dout, inp, w, N, C, OC);
     ref::matmul_backward(dinp, dw, db, dout, inp, w, N, C, OC);
   }
-  void logits_forward(Real* logits, const Real* inp, const Real* wte, int N, int C, int V) const {
+  // The tied output layer and the softmax with its losses.
+  void output_forward(Real* logits, Real* probs, Real* losses, const Real* inp, const Real* wte, const int* targets,
+                      int N, int C, int V) const {
     if constexpr (std::is_same_v<Real, float>)
-      if (fast) return fast::logits_forward(logits, inp, wte, N, C, V);
+      if (fast) return fast::output_forward(logits, probs, losses, inp, wte, targets, N, C, V);
     ref::logits_forward(logits, inp, wte, N, C, V);
+    ref::crossentropy_softmax_forward(probs, losses, logits, targets, N, V);
   }
   void logits_backward(Real* dinp, Real* dwte, const Real* dlogits, const Real* inp, const Real* wte, int N, int C,
                        int V) const {
@@ -57,11 +60,6 @@ struct Layers {
     if constexpr (std::is_same_v<Real, float>)
       if (fast) return fast::gelu_backward(dinp, inp, dout, N);
     ref::gelu_backward(dinp, inp, dout, N);
-  }
-  void crossentropy_forward(Real* probs, Real* losses, const Real* logits, const int* targets, int N, int V) const {
-    if constexpr (std::is_same_v<Real, float>)
-      if (fast) return fast::crossentropy_softmax_forward(probs, losses, logits, targets, N, V);
-    ref::crossentropy_softmax_forward(probs, losses, logits, targets, N, V);
   }
   void crossentropy_backward(Real* dlogits, const Real* probs, const int* targets, Real dloss, int N, int V) const {
     if constexpr (std::is_same_v<Real, float>)
@@ -233,8 +231,8 @@ Real gpt_forward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* param
   resize(ws.lnf, BT * C), resize(ws.lnf_mean, BT), resize(ws.lnf_rstd, BT);
   resize(ws.logits, BT * V), resize(ws.probs, BT * V), resize(ws.losses, BT);
   ref::layernorm_forward(ws.lnf.data(), ws.lnf_mean.data(), ws.lnf_rstd.data(), x, p.lnf_w, p.lnf_b, N, C);
-  f.logits_forward(ws.logits.data(), ws.lnf.data(), p.wte, N, C, V);
-  f.crossentropy_forward(ws.probs.data(), ws.losses.data(), ws.logits.data(), ws.targets.data(), N, V);
+  f.output_forward(ws.logits.data(), ws.probs.data(), ws.losses.data(), ws.lnf.data(), p.wte, ws.targets.data(), N, C,
+                   V);
 
   Real sum = 0;
   int counted = 0;

@@ -319,31 +319,26 @@ using ConstMap = Eigen::Map<const RowMajor>;
 using Strided = Eigen::Map<RowMajor, 0, Eigen::OuterStride<>>;
 using ConstStrided = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
 
-// The kernels compute C = A B and C = A B^T (matmul_bt) with A and B as
-// stored; a product with A^T gets it from a transposed copy (O(rows x cols),
-// small beside the product's O(rows x cols x k)). Scratch is kept per thread.
-std::vector<float>& scratch(int which, Z floats) {
-  thread_local std::vector<float> buffers[3];
-  std::vector<float>& b = buffers[which];
-  if (b.size() < static_cast<std::size_t>(floats)) b.resize(static_cast<std::size_t>(floats));
-  return b;
+// Every product goes to kernels::matmul, which reads either operand
+// transposed where it is stored and adds into C where backward accumulates.
+void product(const float* a, Z lda, bool a_transposed, const float* b, Z ldb, bool b_transposed, float* c, Z ldc,
+             int m, int k, int n, bool accumulate) {
+  kernels::MatmulArgs args;
+  args.a = a, args.lda = lda, args.a_transposed = a_transposed;
+  args.b = b, args.ldb = ldb, args.b_transposed = b_transposed;
+  args.c = c, args.ldc = ldc, args.m = m, args.k = k, args.n = n, args.accumulate = accumulate;
+  kernels::matmul(args);
 }
 
-// out (cols, rows) = a (rows, cols)^T
-void transpose(const float* a, int rows, int cols, float* out) {
-  for (Z r = 0; r < rows; ++r)
-    for (Z c = 0; c < cols; ++c) out[c * rows + r] = a[r * cols + c];
-}
-
-// acc (m, n) += a (m, k) b (k, n)
-void matmul_add(float* acc, const float* a, const float* b, int m, int k, int n) {
-  float* product = scratch(2, Z(m) * n).data();
-  kernels::matmul(a, k, b, n, product, n, m, k, n);
-  for (Z i = 0; i < Z(m) * n; ++i) acc[i] += product[i];
+// Scratch kept per thread (gelu's tanh).
+std::vector<float>& scratch(Z floats) {
+  thread_local std::vector<float> buffer;
+  if (buffer.size() < static_cast<std::size_t>(floats)) buffer.resize(static_cast<std::size_t>(floats));
+  return buffer;
 }
 
 void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, int N, int C, int OC) {
-  kernels::matmul(inp, C, weight, OC, out, OC, N, C, OC);
+  product(inp, C, false, weight, OC, false, out, OC, N, C, OC, false);
   if (!bias) return;
   for (Z n = 0; n < N; ++n)
     for (Z o = 0; o < OC; ++o) out[n * OC + o] += bias[o];
@@ -351,32 +346,21 @@ void matmul_forward(float* out, const float* inp, const float* weight, const flo
 
 void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                      const float* weight, int N, int C, int OC) {
-  float* product = scratch(0, Z(N) * C).data();
-  kernels::matmul_bt(dout, OC, weight, OC, product, C, N, OC, C);  // dinp (N,C) += dout (N,OC) W^T
-  for (Z i = 0; i < Z(N) * C; ++i) dinp[i] += product[i];
-  float* inp_t = scratch(1, Z(C) * N).data();
-  transpose(inp, N, C, inp_t);
-  matmul_add(dweight, inp_t, dout, C, N, OC);  // dW (C,OC) += inp^T dout
+  product(dout, OC, false, weight, OC, true, dinp, C, N, OC, C, true);     // dinp (N,C) += dout (N,OC) W^T
+  product(inp, C, true, dout, OC, false, dweight, OC, C, N, OC, true);     // dW (C,OC) += inp^T dout
   if (dbias)
     for (Z n = 0; n < N; ++n)
       for (Z o = 0; o < OC; ++o) dbias[o] += dout[n * OC + o];
 }
 
 void logits_forward(float* logits, const float* inp, const float* wte, int N, int C, int V) {
-  kernels::matmul_bt(inp, C, wte, C, logits, V, N, C, V);  // wte's rows are the columns of wte^T
+  product(inp, C, false, wte, C, true, logits, V, N, C, V, false);  // wte's rows are the columns of wte^T
 }
 
 void logits_backward(float* dinp, float* dwte, const float* dlogits, const float* inp, const float* wte, int N, int C,
                      int V) {
-  matmul_add(dinp, dlogits, wte, N, V, C);  // dinp (N,C) += dlogits (N,V) wte (V,C)
-  // dwte (V,C) += dlogits^T inp, computed as its transpose inp^T dlogits (C,V):
-  // transposing inp (N,C) and the product is cheaper than transposing dlogits (N,V).
-  float* inp_t = scratch(0, Z(C) * N).data();
-  transpose(inp, N, C, inp_t);
-  float* dwte_t = scratch(1, Z(C) * V).data();
-  kernels::matmul(inp_t, N, dlogits, V, dwte_t, V, C, N, V);
-  for (Z v = 0; v < V; ++v)
-    for (Z c = 0; c < C; ++c) dwte[v * C + c] += dwte_t[c * V + v];
+  product(dlogits, V, false, wte, C, false, dinp, C, N, V, C, true);  // dinp (N,C) += dlogits (N,V) wte (V,C)
+  product(dlogits, V, true, inp, C, false, dwte, C, V, N, C, true);   // dwte (V,C) += dlogits^T inp
 }
 
 // tanh(u) = 1 - 2 / (exp(2u) + 1) with the kernels' exp: libm's tanhf was a
@@ -391,14 +375,14 @@ void gelu_tanh(const float* inp, float* th, int N) {
 }
 
 void gelu_forward(float* out, const float* inp, int N) {
-  float* th = scratch(0, N).data();
+  float* th = scratch(N).data();
   gelu_tanh(inp, th, N);
   for (Z i = 0; i < N; ++i) out[i] = 0.5f * inp[i] * (1.0f + th[i]);
 }
 
 void gelu_backward(float* dinp, const float* inp, const float* dout, int N) {
   const float s = std::sqrt(2.0f / 3.14159265358979323846f);
-  float* th = scratch(0, N).data();
+  float* th = scratch(N).data();
   gelu_tanh(inp, th, N);
   for (Z i = 0; i < N; ++i) {
     const float x = inp[i];
@@ -409,16 +393,29 @@ void gelu_backward(float* dinp, const float* inp, const float* dout, int N) {
 
 void crossentropy_softmax_forward(float* probs, float* losses, const float* logits, const int* targets, int N, int V) {
   for (Z n = 0; n < N; ++n) {
-    // Eigen's array reductions are vectorised (a plain float loop is not: its order is fixed).
-    const Eigen::Map<const Eigen::ArrayXf> z(logits + n * V, V);
-    Eigen::Map<Eigen::ArrayXf> p(probs + n * V, V);
-    const float max = z.maxCoeff();
-    p = z - max;
-    kernels::exp(p.data(), p.data(), static_cast<std::size_t>(V));
-    const float sum = p.sum();
-    p *= 1.0f / sum;
-    losses[n] = targets[n] < 0 ? 0.0f : std::log(sum) - (z[targets[n]] - max);
+    const float* z = logits + n * V;
+    const kernels::SoftmaxStats s = kernels::softmax(z, probs + n * V, static_cast<std::size_t>(V));
+    losses[n] = targets[n] < 0 ? 0.0f : std::log(s.sum) - (z[targets[n]] - s.max);
   }
+}
+
+void output_forward(float* logits, float* probs, float* losses, const float* inp, const float* wte,
+                    const int* targets, int N, int C, int V) {
+  struct Rows {
+    float *logits, *probs, *losses;
+    const int* targets;
+    int V;
+  } rows{logits, probs, losses, targets, V};
+  kernels::MatmulArgs args;
+  args.a = inp, args.lda = C, args.b = wte, args.ldb = C, args.b_transposed = true;  // wte's rows: wte^T's columns
+  args.c = logits, args.ldc = V, args.m = N, args.k = C, args.n = V;
+  args.context = &rows;
+  args.rows_done = [](void* context, int first, int count) {
+    const Rows& r = *static_cast<const Rows*>(context);
+    const Z at = Z(first) * r.V;
+    crossentropy_softmax_forward(r.probs + at, r.losses + first, r.logits + at, r.targets + first, count, r.V);
+  };
+  kernels::matmul(args);
 }
 
 void crossentropy_softmax_backward(float* dlogits, const float* probs, const int* targets, float dloss, int N, int V) {

@@ -107,6 +107,11 @@ void attention_forward(float* out, float* att, const float* qkv, const bool* all
 void gelu_forward(float* out, const float* inp, int N);
 void gelu_backward(float* dinp, const float* inp, const float* dout, int N);
 void crossentropy_softmax_forward(float* probs, float* losses, const float* logits, const int* targets, int N, int V);
+// logits_forward, then crossentropy_softmax_forward on each block of rows as
+// the product finishes it, while its logits are in cache (a pass over the
+// whole (N,V) logits from memory was a fifth of a training step).
+void output_forward(float* logits, float* probs, float* losses, const float* inp, const float* wte,
+                    const int* targets, int N, int C, int V);
 void crossentropy_softmax_backward(float* dlogits, const float* probs, const int* targets, float dloss, int N, int V);
 void attention_backward(float* dqkv, const float* dout, const float* att, const float* qkv, int B, int T, int C,
                         int NH);

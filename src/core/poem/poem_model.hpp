@@ -87,7 +87,7 @@ class PoemTrainer {
   // seed, so threads may take the shards in any order; the gradients are then
   // summed in shard order. The weights are therefore the same bits with one
   // thread or many, and with step() or step_part().
-  static constexpr int kShardSequences = 2;
+  static constexpr int kShardSequences = 4;
 
   // Precondition: check_train_config(config) is empty, poem_tokens.size() > context + 1
   // (modern_tokens is used when config.use_modern and it is that long too).
