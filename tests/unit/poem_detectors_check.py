@@ -16,14 +16,15 @@ import sys
 import numpy as np
 
 NAMES = ["previous character", "same character", "first position", "punctuation", "couplet",
-         "duplicate character", "induction"]
+         "duplicate character", "induction", "couplet, one ahead"]
 MIN_RATIO, MIN_WEIGHT = 3.0, 0.2
 # The dump prints the weights to 9 significant digits: sums agree to about 1e-9 relative.
 
 
-def couplet_keys(marks):
-    """The same place in the previous line: lines start after <poem> (position
-    0) and after every mark; a mark ends its line."""
+def couplet_keys(marks, ahead=0):
+    """The same place in the previous line (ahead 0), or the place after it
+    (ahead 1): lines start after <poem> (position 0) and after every mark; a
+    mark ends its line."""
     keys = [-1] * len(marks)
     start, prev_start, prev_len = 1, -1, 0
     for t in range(1, len(marks)):
@@ -31,8 +32,8 @@ def couplet_keys(marks):
             if t > start:
                 prev_start, prev_len = start, t - start
             start = t + 1
-        elif prev_start >= 0 and t - start < prev_len:
-            keys[t] = prev_start + (t - start)
+        elif prev_start >= 0 and t - start + ahead < prev_len:
+            keys[t] = prev_start + (t - start) + ahead
     return keys
 
 
@@ -53,7 +54,7 @@ def detectors(case):
         for t in range(p + 1, T):
             add("induction", [t - p + 1], t)
         return sums
-    couplet = couplet_keys(marks)
+    couplet, ahead = couplet_keys(marks), couplet_keys(marks, 1)
     for t in range(1, T):
         add("previous character", [t - 1], t)
         add("same character", [t], t)
@@ -63,6 +64,8 @@ def detectors(case):
             add("duplicate character", [k for k in range(t) if tokens[k] == tokens[t]], t)
         if couplet[t] >= 0:
             add("couplet", [couplet[t]], t)
+        if ahead[t] >= 0:
+            add("couplet, one ahead", [ahead[t]], t)
     return sums
 
 
@@ -94,10 +97,10 @@ def main():
             failures += 1
             print(f"[FAIL] case {i}: strongest {case['strongest']}, numpy {strongest(mine)}")
         named.append(NAMES[case["strongest"]] if case["strongest"] >= 0 else "none")
-    # The dump peaks rows on: none, previous, first, couplet, self (poems, in turn), then induction on
-    # every second repeated sequence.
-    expected = (["none", "previous character", "first position", "couplet", "same character"] * 3)[:12] + \
-        ["none", "induction"] * 2
+    # The dump peaks rows on: none, previous, first, couplet, self, couplet one ahead (poems, in turn),
+    # then induction on every second repeated sequence.
+    expected = (["none", "previous character", "first position", "couplet", "same character",
+                 "couplet, one ahead"] * 2) + ["none", "induction"] * 2
     for i, (got, want) in enumerate(zip(named, expected)):
         if want != "none" and got != want:
             failures += 1

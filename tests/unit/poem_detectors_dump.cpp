@@ -68,13 +68,14 @@ int main(int argc, char** argv) {
     const SequenceRoles roles = poem_roles(tokens, [&](int id) { return id == kMark; });
     // Which key each row favours: none, or one detector's.
     std::vector<int> peaks(std::size_t(T), -1);
-    const int favour = c % 5;  // 0: none, 1: previous, 2: first, 3: couplet, 4: self
+    const int favour = c % 6;  // 0: none, 1: previous, 2: first, 3: couplet, 4: self, 5: couplet one ahead
     for (int t = 1; t < T; ++t) {
       const std::size_t u = std::size_t(t);
       if (favour == 1) peaks[u] = t - 1;
       if (favour == 2) peaks[u] = 0;
       if (favour == 3) peaks[u] = roles.couplet[u];
       if (favour == 4) peaks[u] = t;
+      if (favour == 5) peaks[u] = roles.couplet_ahead[u];
     }
     std::printf("%s", c ? ", " : "");
     print_case("poem", roles, 0, random_attention(T, rng, peaks), T);

@@ -252,12 +252,15 @@ TEST_CASE("poem model: the same bits with 1, 2 or 3 threads, and step by step in
   }
 }
 
-TEST_CASE("poem heads: the couplet key is the same place in the previous line, across 。 and a line break") {
+TEST_CASE("poem heads: the couplet key is the same place in the previous line, across 。 and a line break; "
+          "the one-ahead key the place after it") {
   // <poem> 床 前 明 ， 疑 是 地 。 \n 举 头 望 明 ；  (ids: 1 <poem>, 2 "\n", 8 "，", 9 "。", 10 "；")
   const std::vector<int> tokens = {1, 20, 21, 22, 8, 23, 24, 25, 9, 2, 26, 27, 28, 22, 10};
   const SequenceRoles r = poem_roles(tokens, [](int id) { return id == 2 || id == 8 || id == 9 || id == 10; });
   const std::vector<int> couplet = {-1, -1, -1, -1, -1, 1, 2, 3, -1, -1, 5, 6, 7, -1, -1};
   CHECK(r.couplet == couplet);
+  const std::vector<int> ahead = {-1, -1, -1, -1, -1, 2, 3, -1, -1, -1, 6, 7, -1, -1, -1};
+  CHECK(r.couplet_ahead == ahead);
   // Repeated sequences: position t of the second copy points after the first occurrence.
   const SequenceRoles rep = repeat_roles({1, 30, 31, 32, 30, 31, 32}, 3);
   CHECK(rep.induction == std::vector<int>{-1, -1, -1, -1, 2, 3, 4});

@@ -16,6 +16,7 @@ const char* detector_name(Detector d) {
     case Detector::kCouplet: return "couplet";
     case Detector::kDuplicate: return "duplicate character";
     case Detector::kInduction: return "induction";
+    case Detector::kCoupletAhead: return "couplet, one ahead";
   }
   return "?";
 }
@@ -26,6 +27,7 @@ SequenceRoles poem_roles(const std::vector<int>& tokens, const std::function<boo
   r.tokens = tokens;
   r.marks.assign(sz(T), false);
   r.couplet.assign(sz(T), -1);
+  r.couplet_ahead.assign(sz(T), -1);
   r.induction.assign(sz(T), -1);
   // Lines: runs of characters between marks. A mark ends its line; "。\n"
   // ends one line, not two (the line break after a mark starts nothing).
@@ -39,6 +41,7 @@ SequenceRoles poem_roles(const std::vector<int>& tokens, const std::function<boo
     }
     const int column = t - start;
     if (previous >= 0 && column < previous_length) r.couplet[sz(t)] = previous + column;
+    if (previous >= 0 && column + 1 < previous_length) r.couplet_ahead[sz(t)] = previous + column + 1;
   }
   return r;
 }
@@ -50,6 +53,7 @@ SequenceRoles repeat_roles(const std::vector<int>& tokens, int period) {
   r.tokens = tokens;
   r.marks.assign(sz(T), false);
   r.couplet.assign(sz(T), -1);
+  r.couplet_ahead.assign(sz(T), -1);
   r.induction.assign(sz(T), -1);
   // tokens[t] repeats tokens[t - period]; the key after that first occurrence
   // is what an induction head attends to (it predicts what came next before).
@@ -83,6 +87,7 @@ void add_detectors(const float* att, int T, const SequenceRoles& roles, Detector
     if (mark_keys > 0) add(Detector::kPunctuation, marks, mark_keys, t);
     if (duplicate_keys > 0 && !roles.marks[sz(t)]) add(Detector::kDuplicate, duplicates, duplicate_keys, t);
     if (roles.couplet[sz(t)] >= 0) add(Detector::kCouplet, w[roles.couplet[sz(t)]], 1, t);
+    if (roles.couplet_ahead[sz(t)] >= 0) add(Detector::kCoupletAhead, w[roles.couplet_ahead[sz(t)]], 1, t);
   }
 }
 

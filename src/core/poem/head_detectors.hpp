@@ -24,19 +24,24 @@ enum class Detector {
   kCouplet,      // the same place in the previous line, across "。\n" too
   kDuplicate,    // earlier occurrences of the same character
   kInduction,    // on a repeated random sequence: the key after the first occurrence
+  // The place in the previous line of the character the query predicts (its
+  // column + 1): the key that stands parallel to the next character, which is
+  // what the query's output is for, shifted by one as induction is.
+  kCoupletAhead,
 };
-inline constexpr int kDetectors = 7;
+inline constexpr int kDetectors = 8;
 const char* detector_name(Detector d);  // "previous character", ...
 
 // What each position of a sequence is, for the detectors. marks[t]: token t is
 // punctuation or a line break. couplet[t]: the same place in the previous
-// line (lines end at punctuation and line breaks), or -1. induction[t]: in a
+// line (lines end at punctuation and line breaks), or -1; couplet_ahead[t]:
+// the place after it in that line, or -1. induction[t]: in a
 // repeated sequence, the key right after the first occurrence of token t, or -1.
 struct SequenceRoles {
   bool repeated = false;  // a repeated random sequence: only induction is measured on it
   std::vector<int> tokens;
   std::vector<bool> marks;
-  std::vector<int> couplet, induction;
+  std::vector<int> couplet, couplet_ahead, induction;
 };
 // Roles of a poem's tokens (no induction); is_mark(id): punctuation or a line
 // break. The first line starts at position 1: position 0 is <poem>.

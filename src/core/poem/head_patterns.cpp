@@ -78,7 +78,8 @@ std::string describe_detected(const HeadStats& s) {
   static const char* const kWhere[kDetectors] = {
       "on the character one back", "on the character itself", "on the first position",
       "on punctuation and line breaks", "on the same place in the previous line",
-      "on earlier copies of the same character", "after the first copy of the same character (repeated sequences)"};
+      "on earlier copies of the same character", "after the first copy of the same character (repeated sequences)",
+      "in the previous line, one place after the same place (the place of the character it predicts)"};
   const DetectorScore& d = s.detectors[sz(s.strongest)];
   return std::string(detector_name(Detector(s.strongest))) + ": " + percent(d.mean_weight()) + " " +
          kWhere[s.strongest] + ", " + fixed(d.ratio(), 1) + "x uniform";

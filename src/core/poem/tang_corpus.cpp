@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "../rng.hpp"
 #include "../tokenizer.hpp"
 
 namespace attn::poem {
@@ -76,15 +77,6 @@ std::u32string_view trim(std::u32string_view s) {
   while (!s.empty() && space(s.front())) s.remove_prefix(1);
   while (!s.empty() && space(s.back())) s.remove_suffix(1);
   return s;
-}
-
-uint64_t fnv1a64(std::string_view text) {
-  uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
 }
 
 }  // namespace
@@ -183,7 +175,7 @@ std::vector<std::string> clauses(std::string_view poem) {
   return out;
 }
 
-bool tang_validation(std::string_view poem) { return fnv1a64(poem) % 100 == 0; }
+bool tang_validation(std::string_view poem) { return stable_hash(poem.data(), poem.size()) % 100 == 0; }
 
 TangSplit split_tang(const std::vector<std::string>& corpus, const std::vector<std::string>& test_poems,
                      int min_clause) {

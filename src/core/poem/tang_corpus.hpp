@@ -31,6 +31,7 @@ enum class TangDrop {
   kEmpty,         // nothing left
   kDuplicate,     // the same text as an earlier poem (clean_tang_corpus only)
 };
+constexpr int kTangDrops = static_cast<int>(TangDrop::kDuplicate) + 1;
 const char* tang_drop_name(TangDrop why);
 
 // One poem (its lines joined by "\n") cleaned: notes （...） and footnote marks
@@ -42,7 +43,7 @@ std::string clean_tang_poem(std::string_view poem, TangDrop* why);
 struct TangCleaning {
   int poems = 0;   // read
   int kept = 0;
-  int dropped[7] = {};  // by TangDrop
+  int dropped[kTangDrops] = {};  // by TangDrop
   int notes = 0;        // poems that had a note or a mark removed and were kept
 };
 // Every poem cleaned, exact duplicates after cleaning left out (the first kept).
