@@ -617,7 +617,6 @@ TEST_CASE("poem session: the held-out poems are tang300's every tenth; the heads
   CHECK(sum.parameters == static_cast<long long>(poem::param_count(m.config)));
   CHECK(sum.info.rfind("{", 0) == 0);
   // Every head once, layer by layer.
-  REQUIRE(sum.heads_found.size() == 8);
   REQUIRE(sum.heads_found.size() == std::size_t(sum.layers * sum.heads));
   for (std::size_t i = 0; i < sum.heads_found.size(); ++i) {
     CHECK(sum.heads_found[i].layer == int(i) / sum.heads);
