@@ -223,6 +223,16 @@ std::size_t matmul_scratch(int, int k, int n) { return round_up(std::size_t(n), 
 // is row-major: only a transposed B, and B's last panel when narrower than P,
 // are packed, so a product costs no copy of its large operands (the output
 // layer's gradients, V x tokens).
+//
+// Blocking, so that what a tile reads again comes from L1, not L2: the inner
+// dimension in chunks of KC rows of a panel (KC x P floats, ~24 KB), each
+// chunk serving every row tile before the next (a tile stores its partial
+// sums and takes them up again: the additions happen in the same order, so
+// the bits do not change); with rows_done, rows in blocks of MB, each block
+// through every panel and then handed over.
+constexpr int KC = (24 * 1024 / int(sizeof(float))) / P > 32 ? (24 * 1024 / int(sizeof(float))) / P : 32;
+constexpr int MB = 4 * R;
+
 void matmul(const MatmulArgs& p, float* scratch) {
   const std::ptrdiff_t row_step = p.a_transposed ? 1 : p.lda, k_step = p.a_transposed ? p.lda : 1;
   // Panel j0 of B: in place, or packed at scratch + j0 * k by pack().
@@ -232,25 +242,31 @@ void matmul(const MatmulArgs& p, float* scratch) {
       pack_panels(p.b_transposed ? p.b + j0 * p.ldb : p.b + j0, p.ldb, p.b_transposed, p.k, min_int(P, p.n - j0), P,
                   scratch + std::size_t(j0) * std::size_t(p.k));
   };
-  const auto block = [&](int i0, int j0) {
+  // Rows [i_begin, i_end) of C times panel j0.
+  const auto panel_rows = [&](int i_begin, int i_end, int j0) {
     const float* b = in_place(j0) ? p.b + j0 : scratch + std::size_t(j0) * std::size_t(p.k);
-    tile_rows<C>(min_int(R, p.m - i0), p.a + i0 * row_step, row_step, k_step, b, in_place(j0) ? p.ldb : P, p.k,
-                 p.c + i0 * p.ldc + j0, p.ldc, min_int(P, p.n - j0), p.accumulate);
+    const std::ptrdiff_t b_step = in_place(j0) ? p.ldb : P;
+    for (int k0 = 0; k0 == 0 || k0 < p.k; k0 += KC)  // (k = 0: one pass, which writes C's zeros)
+      for (int i0 = i_begin; i0 < i_end; i0 += R)
+        tile_rows<C>(min_int(R, i_end - i0), p.a + i0 * row_step + k0 * k_step, row_step, k_step, b + k0 * b_step,
+                     b_step, min_int(KC, p.k - k0), p.c + i0 * p.ldc + j0, p.ldc, min_int(P, p.n - j0),
+                     p.accumulate || k0 > 0);
   };
   if (!p.rows_done) {
-    // Panel by panel, so one panel (k x P) stays in cache for all row blocks.
+    // Panel by panel, so one panel's chunk stays in cache for all row tiles.
     for (int j0 = 0; j0 < p.n; j0 += P) {
       pack(j0);
-      for (int i0 = 0; i0 < p.m; i0 += R) block(i0, j0);
+      panel_rows(0, p.m, j0);
     }
     return;
   }
-  // Row block by row block, B's panels packed beforehand, so each finished
-  // block of C is handed over while it is in cache.
+  // B's panels packed beforehand; each block of MB rows goes through them all
+  // and is handed over while it is in cache.
   for (int j0 = 0; j0 < p.n; j0 += P) pack(j0);
-  for (int i0 = 0; i0 < p.m; i0 += R) {
-    for (int j0 = 0; j0 < p.n; j0 += P) block(i0, j0);
-    p.rows_done(p.context, i0, min_int(R, p.m - i0));
+  for (int i0 = 0; i0 < p.m; i0 += MB) {
+    const int i_end = min_int(p.m, i0 + MB);
+    for (int j0 = 0; j0 < p.n; j0 += P) panel_rows(i0, i_end, j0);
+    p.rows_done(p.context, i0, i_end - i0);
   }
 }
 

@@ -2,10 +2,12 @@
 // layer by layer, last to first), AdamW.
 #include "gpt.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
 #include "../masks.hpp"
+#include "../parallel.hpp"
 #include "../rng.hpp"
 #include "gpt_layers.hpp"
 
@@ -305,21 +307,31 @@ template void gpt_backward(GptWorkspace<float>&, const GptConfig&, const float*,
 template void gpt_backward(GptWorkspace<double>&, const GptConfig&, const double*, double*, Path);
 
 void AdamW::step(std::vector<float>& params, const std::vector<float>& grads, const std::vector<ParamTensor>& tensors,
-                 float learning_rate) {
+                 float learning_rate, int threads) {
   if (m.size() != params.size()) m.assign(params.size(), 0.0f), v.assign(params.size(), 0.0f), t = 0;
   ++t;
   const double correction1 = 1.0 - std::pow(double(beta1), double(t));
   const double correction2 = 1.0 - std::pow(double(beta2), double(t));
-  for (const ParamTensor& tensor : tensors) {
-    const float decay = tensor.decay ? weight_decay : 0.0f;
-    for (std::size_t i = tensor.offset; i < tensor.offset + tensor.size; ++i) {
-      m[i] = beta1 * m[i] + (1.0f - beta1) * grads[i];
-      v[i] = beta2 * v[i] + (1.0f - beta2) * grads[i] * grads[i];
-      const float m_hat = static_cast<float>(m[i] / correction1);
-      const float v_hat = static_cast<float>(v[i] / correction2);
-      params[i] -= learning_rate * (m_hat / (std::sqrt(v_hat) + eps) + decay * params[i]);
+  // The tensors in pieces of at most kPiece elements, spread over the threads.
+  constexpr std::size_t kPiece = 1 << 15;
+  struct Piece {
+    std::size_t begin, end;
+    float decay;
+  };
+  std::vector<Piece> pieces;
+  for (const ParamTensor& tensor : tensors)
+    for (std::size_t b = tensor.offset; b < tensor.offset + tensor.size; b += kPiece)
+      pieces.push_back({b, std::min(b + kPiece, tensor.offset + tensor.size), tensor.decay ? weight_decay : 0.0f});
+  parallel_for(static_cast<int>(pieces.size()), threads, [&](int i) {
+    const Piece& piece = pieces[sz(i)];
+    for (std::size_t j = piece.begin; j < piece.end; ++j) {
+      m[j] = beta1 * m[j] + (1.0f - beta1) * grads[j];
+      v[j] = beta2 * v[j] + (1.0f - beta2) * grads[j] * grads[j];
+      const float m_hat = static_cast<float>(m[j] / correction1);
+      const float v_hat = static_cast<float>(v[j] / correction2);
+      params[j] -= learning_rate * (m_hat / (std::sqrt(v_hat) + eps) + piece.decay * params[j]);
     }
-  }
+  });
 }
 
 }  // namespace attn::poem

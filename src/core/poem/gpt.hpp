@@ -133,8 +133,10 @@ struct AdamW {
   float beta1 = 0.9f, beta2 = 0.95f, eps = 1e-8f, weight_decay = 0.1f;
   std::vector<float> m, v;
   long long t = 0;
+  // threads: as parallel_for's (each element's update is its own, so the
+  // count changes no bit).
   void step(std::vector<float>& params, const std::vector<float>& grads, const std::vector<ParamTensor>& tensors,
-            float learning_rate);
+            float learning_rate, int threads = 1);
 };
 
 }  // namespace attn::poem

@@ -432,9 +432,11 @@ void crossentropy_softmax_backward(float* dlogits, const float* probs, const int
 
 void attention_forward(float* out, float* att, const float* qkv, const bool* allowed, int B, int T, int C, int NH) {
   const Z C3 = Z(C) * 3, hs = C / NH;
-  // The kernel keeps the scores and entropies beside the weights; this layer needs only the weights.
-  std::vector<float> raw(static_cast<std::size_t>(T) * static_cast<std::size_t>(T)), scaled(raw.size());
-  std::vector<float> entropy(static_cast<std::size_t>(T));
+  // The kernel keeps the scores and entropies beside the weights; this layer
+  // needs only the weights (the others go to per-thread scratch, kept).
+  thread_local std::vector<float> raw, scaled, entropy;
+  raw.resize(static_cast<std::size_t>(T) * static_cast<std::size_t>(T)), scaled.resize(raw.size());
+  entropy.resize(static_cast<std::size_t>(T));
   for (Z b = 0; b < B; ++b)
     for (Z h = 0; h < NH; ++h) {
       kernels::HeadArgs head;
@@ -465,7 +467,9 @@ void attention_backward(float* dqkv, const float* dout, const float* att, const 
   const Z C3 = Z(C) * 3, hs = C / NH;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
   const Eigen::OuterStride<> qkv_stride(C3), out_stride(C);
-  RowMajor dW(T, T);
+  thread_local RowMajor dW;  // kept per thread: a training step allocates nothing
+  thread_local Eigen::VectorXf weighted;
+  dW.resize(T, T), weighted.resize(T);
   for (Z b = 0; b < B; ++b)
     for (Z h = 0; h < NH; ++h) {
       const float* base = qkv + b * T * C3 + h * hs;
@@ -476,7 +480,7 @@ void attention_backward(float* dqkv, const float* dout, const float* att, const 
       const ConstMap W(att + (b * NH + h) * T * T, T, T);
       dV.noalias() += W.transpose() * dY;
       dW.noalias() = dY * V.transpose();
-      const Eigen::VectorXf weighted = W.cwiseProduct(dW).rowwise().sum();
+      weighted = W.cwiseProduct(dW).rowwise().sum();
       dW = (W.array() * (dW.colwise() - weighted).array() * scale).matrix();
       dQ.noalias() += dW * K;
       dK.noalias() += dW.transpose() * Q;

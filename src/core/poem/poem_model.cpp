@@ -119,18 +119,23 @@ void PoemTrainer::run_shard(int shard) {
   gpt_backward(sh.ws, model_.config, model_.params.data(), sh.grads.data(), Path::Fast);
 }
 
+int PoemTrainer::shard_sequences(int shard) const {
+  return std::min(kShardSequences, config_.batch - shard * kShardSequences);
+}
+
+// The batch's mean loss is the shards' means weighted by their sequences.
+float PoemTrainer::shard_weight(int shard) const { return float(shard_sequences(shard)) / float(config_.batch); }
+
 void PoemTrainer::add_shard(int shard) {
-  // The batch's mean loss is the shards' means weighted by their sequences.
-  const int n = std::min(kShardSequences, config_.batch - shard * kShardSequences);
-  const float weight = float(n) / float(config_.batch);
+  const float weight = shard_weight(shard);
   const std::vector<float>& g = shards_[sz(shard)].grads;
   for (std::size_t i = 0; i < grads_.size(); ++i) grads_[i] += weight * g[i];
-  part_loss_ += double(shards_[sz(shard)].loss) * n;
+  part_loss_ += double(shards_[sz(shard)].loss) * shard_sequences(shard);
 }
 
 PoemStepStats PoemTrainer::finish_step() {
   const float lr = learning_rate();
-  adam_.step(model_.params, grads_, tensors_, lr);
+  adam_.step(model_.params, grads_, tensors_, lr, config_.threads);
   const float loss = float(part_loss_ / config_.batch);
   part_done_ = 0;
   ++step_;
@@ -141,9 +146,20 @@ PoemStepStats PoemTrainer::step() {
   draw_batch();
   shards_.resize(sz(shards()));
   parallel_for(shards(), config_.threads, [this](int shard) { run_shard(shard); });
-  std::fill(grads_.begin(), grads_.end(), 0.0f);
+  // The shards' gradients summed in shard order, as add_shard does, a range
+  // of elements a thread.
+  constexpr std::size_t kRange = 1 << 15;
+  parallel_for(static_cast<int>((grads_.size() + kRange - 1) / kRange), config_.threads, [this](int r) {
+    const std::size_t begin = sz(r) * kRange, end = std::min(grads_.size(), begin + kRange);
+    std::fill(grads_.begin() + std::ptrdiff_t(begin), grads_.begin() + std::ptrdiff_t(end), 0.0f);
+    for (int shard = 0; shard < shards(); ++shard) {
+      const float weight = shard_weight(shard);
+      const std::vector<float>& g = shards_[sz(shard)].grads;
+      for (std::size_t i = begin; i < end; ++i) grads_[i] += weight * g[i];
+    }
+  });
   part_loss_ = 0;
-  for (int shard = 0; shard < shards(); ++shard) add_shard(shard);
+  for (int shard = 0; shard < shards(); ++shard) part_loss_ += double(shards_[sz(shard)].loss) * shard_sequences(shard);
   return finish_step();
 }
 

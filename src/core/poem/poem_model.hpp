@@ -128,6 +128,8 @@ class PoemTrainer {
   float learning_rate() const;
   int shards() const { return (config_.batch + kShardSequences - 1) / kShardSequences; }
   void run_shard(int shard);           // forward and backward of one shard of the batch
+  int shard_sequences(int shard) const;
+  float shard_weight(int shard) const;  // its share of the batch's mean
   void add_shard(int shard);           // its gradient and loss into the step's
   PoemStepStats finish_step();         // the AdamW update
 };
