@@ -90,7 +90,6 @@ std::string PoemSession::load(const uint8_t* model_file, std::size_t size, std::
       s.held_out.push_back(poems[i]);
       held_out.push_back(file.model.vocab.encode_poem(poems[i]));
     }
-  // The view names heads by their patterns (heads_of): no induction sequences to read.
   s.heads_found = heads_of(poem::analyse_heads(file.model, held_out, kNoRepeats));
   s.held_out_loss = float(poem::score_poems(file.model, held_out).loss);
   model_ = std::move(file.model);

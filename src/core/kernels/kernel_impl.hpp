@@ -146,8 +146,8 @@ void pack_panels(const float* b, std::ptrdiff_t ldb, bool transposed, int k, int
 }
 
 // Rows rows of A (rows x k) interleaved, dst[kk * rows + r] = a[r * lda + kk], so
-// the micro-tile reads its broadcasts from one pointer at fixed offsets (the
-// queries, scaled on the way).
+// the micro-tile reads its broadcasts from one pointer at fixed offsets (a
+// block of queries).
 void pack_rows(const float* a, std::ptrdiff_t lda, int rows, int k, float* dst) {
   for (int r = 0; r < rows; ++r)
     for (int kk = 0; kk < k; ++kk) dst[kk * rows + r] = a[r * lda + kk];
@@ -230,7 +230,8 @@ std::size_t matmul_scratch(int, int k, int n) { return round_up(std::size_t(n), 
 // sums and takes them up again: the additions happen in the same order, so
 // the bits do not change); with rows_done, rows in blocks of MB, each block
 // through every panel and then handed over.
-constexpr int KC = (24 * 1024 / int(sizeof(float))) / P > 32 ? (24 * 1024 / int(sizeof(float))) / P : 32;
+constexpr int kChunkFloats = 24 * 1024 / int(sizeof(float));
+constexpr int KC = kChunkFloats / P > 32 ? kChunkFloats / P : 32;
 constexpr int MB = 4 * R;
 
 void matmul(const MatmulArgs& p, float* scratch) {

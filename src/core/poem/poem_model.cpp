@@ -107,8 +107,8 @@ float PoemTrainer::learning_rate() const {
 }
 
 void PoemTrainer::run_shard(int shard) {
-  const int B = config_.batch, T = model_.config.context;
-  const int first = shard * kShardSequences, n = std::min(kShardSequences, B - first);
+  const int T = model_.config.context;
+  const int first = shard * kShardSequences, n = shard_sequences(shard);
   Shard& sh = shards_[sz(shard)];
   sh.ws.dropout = config_.dropout;
   sh.ws.dropout_seed = ((config_.seed << 32) ^ uint64_t(step_)) + (uint64_t(shard) << 48);
@@ -123,15 +123,14 @@ int PoemTrainer::shard_sequences(int shard) const {
   return std::min(kShardSequences, config_.batch - shard * kShardSequences);
 }
 
-// The batch's mean loss is the shards' means weighted by their sequences.
-float PoemTrainer::shard_weight(int shard) const { return float(shard_sequences(shard)) / float(config_.batch); }
-
-void PoemTrainer::add_shard(int shard) {
-  const float weight = shard_weight(shard);
+// The batch's mean is the shards' means weighted by their sequences.
+void PoemTrainer::add_gradient(int shard, std::size_t begin, std::size_t end) {
+  const float weight = float(shard_sequences(shard)) / float(config_.batch);
   const std::vector<float>& g = shards_[sz(shard)].grads;
-  for (std::size_t i = 0; i < grads_.size(); ++i) grads_[i] += weight * g[i];
-  part_loss_ += double(shards_[sz(shard)].loss) * shard_sequences(shard);
+  for (std::size_t i = begin; i < end; ++i) grads_[i] += weight * g[i];
 }
+
+void PoemTrainer::add_loss(int shard) { part_loss_ += double(shards_[sz(shard)].loss) * shard_sequences(shard); }
 
 PoemStepStats PoemTrainer::finish_step() {
   const float lr = learning_rate();
@@ -146,20 +145,16 @@ PoemStepStats PoemTrainer::step() {
   draw_batch();
   shards_.resize(sz(shards()));
   parallel_for(shards(), config_.threads, [this](int shard) { run_shard(shard); });
-  // The shards' gradients summed in shard order, as add_shard does, a range
+  // The shards' gradients summed in shard order, as step_part does, a range
   // of elements a thread.
   constexpr std::size_t kRange = 1 << 15;
   parallel_for(static_cast<int>((grads_.size() + kRange - 1) / kRange), config_.threads, [this](int r) {
     const std::size_t begin = sz(r) * kRange, end = std::min(grads_.size(), begin + kRange);
     std::fill(grads_.begin() + std::ptrdiff_t(begin), grads_.begin() + std::ptrdiff_t(end), 0.0f);
-    for (int shard = 0; shard < shards(); ++shard) {
-      const float weight = shard_weight(shard);
-      const std::vector<float>& g = shards_[sz(shard)].grads;
-      for (std::size_t i = begin; i < end; ++i) grads_[i] += weight * g[i];
-    }
+    for (int shard = 0; shard < shards(); ++shard) add_gradient(shard, begin, end);
   });
   part_loss_ = 0;
-  for (int shard = 0; shard < shards(); ++shard) part_loss_ += double(shards_[sz(shard)].loss) * shard_sequences(shard);
+  for (int shard = 0; shard < shards(); ++shard) add_loss(shard);
   return finish_step();
 }
 
@@ -174,7 +169,8 @@ PoemStepStats PoemTrainer::step_part(int sequences) {
   for (int done = 0; done < std::max(sequences, 1) && part_done_ < B; done += kShardSequences) {
     const int shard = part_done_ / kShardSequences;
     run_shard(shard);
-    add_shard(shard);
+    add_gradient(shard, 0, grads_.size());
+    add_loss(shard);
     part_done_ = std::min(B, part_done_ + kShardSequences);
   }
   if (part_done_ < B) return {};

@@ -129,8 +129,9 @@ class PoemTrainer {
   int shards() const { return (config_.batch + kShardSequences - 1) / kShardSequences; }
   void run_shard(int shard);           // forward and backward of one shard of the batch
   int shard_sequences(int shard) const;
-  float shard_weight(int shard) const;  // its share of the batch's mean
-  void add_shard(int shard);           // its gradient and loss into the step's
+  // A shard's gradient into the step's elements [begin, end), and its loss.
+  void add_gradient(int shard, std::size_t begin, std::size_t end);
+  void add_loss(int shard);
   PoemStepStats finish_step();         // the AdamW update
 };
 
