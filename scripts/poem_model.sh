@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the poem model's weights: `attention_cli poem train` on the Quan Tang
 # Shi (scripts/tang_corpus.sh) with the settings below, then copies the file to
-# each OUT.
+# each OUT. Beside each OUT go tang_train and tang_train.gz: the slice of the
+# training poems the learned-heads view trains on in the page
+# (`attention_cli poem corpus --page-out`: every fourth training poem).
 #
 #   scripts/poem_model.sh ATTENTION_CLI OUT [OUT...]
 #
@@ -49,7 +51,15 @@ else
   tail -n 3 "$CACHE/$key.log"
   echo "[poem model] trained in $(( $(date +%s) - start )) s"
 fi
+slice="$CACHE/$key.tang_train"
+if [ ! -s "$slice.gz" ]; then
+  "$CLI" poem corpus --tang "$TANG" --page-out "$slice.tmp" > /dev/null
+  mv "$slice.tmp" "$slice"
+  gzip -9 -n -k -f "$slice"
+fi
 for out in "$@"; do
   mkdir -p "$(dirname "$out")"
   cp "$model" "$out"
+  cp "$slice" "$(dirname "$out")/tang_train"
+  cp "$slice.gz" "$(dirname "$out")/tang_train.gz"
 done

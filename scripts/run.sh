@@ -42,11 +42,12 @@ fi
 cmake --preset wasm >/dev/null
 cmake --build --preset wasm -j 2 --target attention_web
 WEB_DIR="$ROOT/build/wasm/web"
-# The poem model's weights: trained natively once (1-3 minutes on one core, then
-# cached in ~/.cache/attention-lab/poem), served beside the app.
+# The poem model's weights and training slice: trained natively once (some 5
+# minutes on two cores, then cached in ~/.cache/attention-lab/poem), served
+# beside the app.
 cmake --preset native >/dev/null
 cmake --build --preset native -j 2 --target poem_model
-cp "$ROOT/build/native/poem_model.bin" "$WEB_DIR/poem_model.bin"
+"$ROOT/scripts/poem_web_files.sh" "$ROOT/build/native" "$WEB_DIR"
 if ((BUILD_ONLY)); then
   echo "The lab is built in $WEB_DIR: copy that folder to a site (docs/embedding.md)."
   exit 0

@@ -67,7 +67,7 @@ done
 # The poem model's weights (trained by the native build, cached in ~/.cache)
 # go beside the web app, which loads them only when a view needs them.
 if [ -f build/native/poem_model.bin ] && [ -d build/wasm/web ]; then
-  cp build/native/poem_model.bin build/wasm/web/poem_model.bin
+  scripts/poem_web_files.sh build/native build/wasm/web
 fi
 
 passed=0; failed=0; status=0

@@ -5,6 +5,7 @@
 
 #include "api/poem_export.hpp"
 #include "api/poem_json.hpp"
+#include "core/poem/head_detectors.hpp"
 #include "core/poem/head_patterns.hpp"
 #include "core/poem/model_file.hpp"
 #include "core/tokenizer.hpp"
@@ -12,6 +13,28 @@
 namespace attn::api {
 
 namespace {
+
+// The cells each detector counts on ids (PoemReadingData::counted): a
+// sequence that is one run repeated twice, as the view's probe makes it, by
+// induction only; any other by the poem's roles.
+void counted_cells(const poem::PoemModel& model, const std::vector<int>& ids, PoemReadingData& d) {
+  const int T = int(ids.size());
+  const int half = (T - 1) / 2;
+  const bool repeated = T >= 5 && (T - 1) % 2 == 0 && ids[0] == poem::Vocab::kPoemStart &&
+                        std::equal(ids.begin() + 1, ids.begin() + 1 + half, ids.begin() + 1 + half);
+  d.period = repeated ? half : 0;
+  const poem::SequenceRoles roles =
+      repeated ? poem::repeat_roles(ids, half) : poem::poem_roles(ids, [&](int id) {
+        return id == poem::Vocab::kLineBreak || model.vocab.punctuation(id);
+      });
+  d.counted.assign(std::size_t(kPoemDetectors) * std::size_t(T) * std::size_t(T), 0);
+  std::vector<int> keys;
+  for (int det = 0; det < kPoemDetectors; ++det)
+    for (int t = 0; t < T; ++t) {
+      poem::detector_keys(poem::Detector(det), roles, t, keys);
+      for (int k : keys) d.counted[(std::size_t(det) * std::size_t(T) + std::size_t(t)) * std::size_t(T) + std::size_t(k)] = 1;
+    }
+}
 
 // model read on text, as the view draws it.
 std::string read_with(const poem::PoemModel& model, const std::string& text, PoemReadingData& out) {
@@ -31,6 +54,7 @@ std::string read_with(const poem::PoemModel& model, const std::string& text, Poe
   for (const auto& layer : reading.att)
     for (const std::vector<float>& w : layer) d.att.insert(d.att.end(), w.begin(), w.end());
   d.losses = reading.losses;
+  counted_cells(model, window.ids, d);
   for (std::size_t t = 0; t < T; ++t) {
     const float* p = reading.probs.data() + t * V;
     for (int id : top_ids(p, V, kPoemTop)) {
@@ -42,10 +66,9 @@ std::string read_with(const poem::PoemModel& model, const std::string& text, Poe
   return "";
 }
 
-// heads_of keeps the patterns' numbers, not the detectors', so the session
-// reads no repeated sequences for induction: 8 forward passes saved on load
-// and on every training step in the page.
-constexpr int kNoRepeats = 0;
+// The detectors' kinds and order, as the wire names them.
+static_assert(kPoemDetectors == poem::kDetectors, "api/poem_wire.hpp lists the core's detectors");
+static_assert(kPoemInduction == int(poem::Detector::kInduction), "api/poem_wire.hpp: induction's place");
 
 std::vector<PoemHead> heads_of(const std::vector<poem::HeadStats>& stats) {
   std::vector<PoemHead> out;
@@ -54,15 +77,44 @@ std::vector<PoemHead> heads_of(const std::vector<poem::HeadStats>& stats) {
     head.layer = h.layer;
     head.head = h.head;
     for (std::size_t d = 0; d < head.by_offset.size(); ++d) head.by_offset[d] = float(h.by_offset[d]);
-    head.punctuation_weight = float(h.punctuation_weight);
-    head.punctuation_share = float(h.punctuation_share);
-    head.first_weight = float(h.first_weight);
-    head.previous_line_weight = float(h.previous_line_weight);
+    for (std::size_t d = 0; d < head.weight.size(); ++d) {
+      head.weight[d] = float(h.detectors[d].mean_weight());
+      head.ratio[d] = float(h.detectors[d].ratio());
+    }
+    head.strongest = h.strongest;
     head.entropy = float(h.entropy);
-    head.pattern = h.pattern;
-    out.push_back(std::move(head));
+    head.uniform_entropy = float(h.uniform_entropy);
+    out.push_back(head);
   }
   return out;
+}
+
+// Induction is measured on this many random sequences repeated twice (core's
+// analyse_heads); while a model trains, on none: a step's heads cost one
+// forward pass.
+constexpr int kRepeats = 8, kNoRepeats = 0;
+
+// The held-out poem the view opens on (PoemSummary::default_poem).
+void choose_default(const std::vector<std::vector<int>>& poems, const poem::PoemDetectorScores& by_poem,
+                    const std::vector<PoemHead>& heads, int context, PoemSummary& s) {
+  s.default_poem = 0;
+  s.default_weight = -1;
+  s.whole_poems = 0;
+  for (std::size_t p = 0; p < poems.size(); ++p) {
+    if (int(poems[p].size()) > context) continue;
+    ++s.whole_poems;
+    double sum = 0;
+    int named = 0;
+    for (std::size_t i = 0; i < heads.size(); ++i) {
+      const int d = heads[i].strongest;
+      if (d < 0 || d == kPoemInduction) continue;  // induction is not measured on poems
+      sum += by_poem[p][i][std::size_t(d)].mean_weight();
+      ++named;
+    }
+    const float weight = named ? float(sum / named) : 0.0f;
+    if (weight > s.default_weight) s.default_weight = weight, s.default_poem = int(p);
+  }
+  s.default_weight = std::max(0.0f, s.default_weight);
 }
 
 }  // namespace
@@ -73,8 +125,9 @@ std::string PoemSession::load(const uint8_t* model_file, std::size_t size, std::
     const std::string prefix = "poem model file: ";
     return "poem_model.bin: " + (file.error.rfind(prefix, 0) == 0 ? file.error.substr(prefix.size()) : file.error);
   }
-  const std::vector<std::string> poems = poem::parse_fortunes(tang300);
-  if (poems.size() < 20) return "tang300: not the Tang poems of fortunes-zh (" + std::to_string(poems.size()) + " entries)";
+  std::vector<poem::FortuneEntry> entries = poem::parse_fortune_entries(tang300);
+  if (entries.size() < 20) return "tang300: not the Tang poems of fortunes-zh (" + std::to_string(entries.size()) + " entries)";
+  if (entries.size() > std::size_t(PoemLimits::kHeldOutPoems)) entries.resize(std::size_t(PoemLimits::kHeldOutPoems));
   PoemSummary s;
   const poem::GptConfig& c = file.model.config;
   s.vocab = c.vocab;
@@ -84,23 +137,27 @@ std::string PoemSession::load(const uint8_t* model_file, std::size_t size, std::
   s.d_model = c.d_model;
   s.parameters = static_cast<long long>(file.model.params.size());
   s.info = file.info;
-  std::vector<std::vector<int>> held_out;
-  for (std::size_t i = 0; i < poems.size(); ++i)
-    if (poem::held_out(int(i))) {
-      s.held_out.push_back(poems[i]);
-      held_out.push_back(file.model.vocab.encode_poem(poems[i]));
-    }
-  s.heads_found = heads_of(poem::analyse_heads(file.model, held_out, kNoRepeats));
-  s.held_out_loss = float(poem::score_poems(file.model, held_out).loss);
+  std::vector<std::vector<int>> poems, eval;
+  tang300_.clear();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    poems.push_back(file.model.vocab.encode_poem(entries[i].text));
+    if (poem_eval_poem(int(i))) eval.push_back(poems.back());
+    tang300_.push_back(entries[i].text);
+    s.held_out.push_back(std::move(entries[i].text));
+    s.titles.push_back(std::move(entries[i].title));
+    s.authors.push_back(std::move(entries[i].author));
+  }
+  poem::PoemDetectorScores by_poem;
+  s.heads_found = heads_of(poem::analyse_heads(file.model, poems, kRepeats, &by_poem));
+  choose_default(poems, by_poem, s.heads_found, c.context, s);
+  s.eval_loss = float(poem::score_poems(file.model, eval).loss);
   model_ = std::move(file.model);
   summary_ = std::move(s);
-  tang300_ = poems;
   sample_.reset();
   trainer_.reset();
   training_ = PoemTraining{};
   return "";
 }
-
 
 std::string PoemSession::read(const std::string& text, PoemReadingData& out) const {
   if (!model_) return "the poem model is not loaded";
@@ -114,38 +171,40 @@ std::string PoemSession::train_read(const std::string& text, PoemReadingData& ou
 
 const poem::PoemModel* PoemSession::trained_model() const { return trainer_ ? &trainer_->model() : nullptr; }
 
-std::string PoemSession::train_corpus(std::string_view song100, std::string_view modern) {
-  song100_ = poem::parse_fortunes(song100);
-  modern_ = poem::parse_fortunes(modern);
-  if (song100_.size() < 20) return "song100: not the Song poems of fortunes-zh";
-  if (modern_.size() < 100) return "chinese: not the modern passages of fortunes-zh";
-  corpus_ = true;
+std::string PoemSession::train_corpus(std::string_view slice) {
+  slice_ = poem::parse_fortunes(slice);
+  if (slice_.size() < 1000)
+    return "tang_train: " + std::to_string(slice_.size()) + " poems; the page's slice of the Tang training poems has some 13,700";
   return "";
 }
 
-std::string PoemSession::train_reset(uint64_t seed, int fixed_poem) {
+std::string PoemSession::train_reset(uint64_t seed, int fixed_poem, int replica, int replicas) {
   if (!model_) return "the poem model is not loaded";
-  if (!corpus_) return "the corpus is not loaded (song100, chinese)";
-  poem::PoemCorpus corpus{tang300_, song100_, modern_, {}};
-  poem::PoemTrainConfig config;  // the fortunes-zh recipe (docs/poem-model.md: training in the page)
-  config.model.context = model_->config.context;
-  config.model.layers = model_->config.layers;
-  config.model.heads = model_->config.heads;
-  config.model.d_model = model_->config.d_model;
-  config.seed = seed;
-  const poem::PoemSplit split = poem::split_corpus(corpus, config.use_modern);
-  poem::Vocab vocab = poem::Vocab::from_texts(split.train());
-  std::vector<int> poem_ids = poem::encode_all(vocab, split.poems);
-  std::vector<int> modern_ids = poem::encode_all(vocab, split.modern, poem::Vocab::kTextStart);
+  if (slice_.empty()) return "the training slice is not loaded (tang_train)";
+  if (replicas < 1 || replicas > 8 || replica < 0 || replica >= replicas)
+    return "replica " + std::to_string(replica) + " of " + std::to_string(replicas) + ": not one of 1 to 8";
+  const poem::PoemTrainConfig config = poem::page_train_config(
+      poem::GptConfig{0, model_->config.context, model_->config.layers, model_->config.heads, model_->config.d_model},
+      seed);
+  poem::Vocab vocab = poem::Vocab::from_texts(slice_, poem::kPageMinCount);
+  std::vector<int> ids = poem::encode_all(vocab, slice_);
   train_held_out_.clear();
-  for (const std::string& p : split.held_out) train_held_out_.push_back(vocab.encode_poem(p));
-  fixed_poem_ = std::clamp(fixed_poem, 0, int(train_held_out_.size()) - 1);
-  trainer_ = std::make_unique<poem::PoemTrainer>(config, std::move(vocab), std::move(poem_ids), std::move(modern_ids));
+  for (std::size_t i = 0; i < tang300_.size(); ++i)
+    if (poem_eval_poem(int(i))) train_held_out_.push_back(vocab.encode_poem(tang300_[i]));
+  fixed_poem_ = std::clamp(fixed_poem, 0, int(tang300_.size()) - 1);
+  fixed_ids_ = vocab.encode_poem(tang300_[std::size_t(fixed_poem_)]);
   training_ = PoemTraining{};
+  training_.vocab = vocab.size();
+  training_.slice_poems = int(slice_.size());
+  trainer_ = std::make_unique<poem::PoemTrainer>(config, std::move(vocab), std::move(ids));
+  trainer_->set_replica(replica, replicas);
   training_.target = config.steps;
   training_.batch = config.batch;
+  training_.replica = trainer_->replica();
+  training_.replicas = trainer_->replicas();
+  training_.shipped_loss = summary_.eval_loss;
   // The untrained model is scored first: the curve starts where learning starts.
-  training_.held_out = int(train_held_out_.size());
+  training_.held_out = replica == 0 ? int(train_held_out_.size()) : 0;
   eval_loss_ = 0;
   eval_predicted_ = 0;
   heads_step_ = -1;
@@ -153,16 +212,32 @@ std::string PoemSession::train_reset(uint64_t seed, int fixed_poem) {
 }
 
 void PoemSession::finish_training() {
-  // Both models on every held-out poem, by the same code (the shipped one's at load).
-  training_.shipped_loss = summary_.held_out_loss;
   training_.heads = heads_of(poem::analyse_heads(trainer_->model(), train_held_out_, kNoRepeats));
   training_.finished = true;
+}
+
+// A step is complete: its stats into the curves, and an evaluation due (the
+// first replica's: the others only train).
+void PoemSession::step_done(const poem::PoemStepStats& stats) {
+  PoemTraining& t = training_;
+  t.steps = stats.step;
+  t.sequences = 0;
+  t.waiting = false;
+  t.train_steps.push_back(float(stats.step));
+  t.train_loss.push_back(stats.loss);
+  if (t.replica == 0 && (t.steps % kPoemEvalEvery == 0 || t.steps >= t.target)) {
+    t.held_out = int(train_held_out_.size());
+    t.evaluated = 0;
+    eval_loss_ = 0;
+    eval_predicted_ = 0;
+  }
+  if (t.replica != 0 && t.steps >= t.target) t.finished = true;
 }
 
 const PoemTraining& PoemSession::train_run(int units) {
   if (!trainer_ || training_.finished) return training_;
   PoemTraining& t = training_;
-  for (int u = 0; u < units && !t.finished; ++u) {
+  for (int u = 0; u < units && !t.finished && !t.waiting; ++u) {
     if (t.held_out > 0) {  // an evaluation under way: one poem a unit
       const poem::PoemScore score = poem::score_poems(trainer_->model(), {train_held_out_[std::size_t(t.evaluated)]});
       eval_loss_ += score.loss * double(score.predicted);
@@ -177,26 +252,39 @@ const PoemTraining& PoemSession::train_run(int units) {
     // A unit is a sequence of the batch; the trainer takes a shard of them at
     // a time (PoemTrainer::kShardSequences), which counts as that many units.
     const int before = trainer_->sequences_done();
+    if (t.replicas > 1) {
+      t.waiting = trainer_->replica_part(1);
+      t.sequences = trainer_->sequences_done();
+      u += t.sequences - before - 1;
+      continue;
+    }
     const poem::PoemStepStats stats = trainer_->step_part(1);
     t.sequences = trainer_->sequences_done();
     u += (stats.step ? trainer_->config().batch : t.sequences) - before - 1;
-    if (stats.step == 0) continue;
-    t.steps = stats.step;
-    t.train_steps.push_back(float(stats.step));
-    t.train_loss.push_back(stats.loss);
-    if (t.steps % kPoemEvalEvery == 0 || t.steps >= t.target) {
-      t.held_out = int(train_held_out_.size());
-      t.evaluated = 0;
-      eval_loss_ = 0;
-      eval_predicted_ = 0;
-    }
+    if (stats.step != 0) step_done(stats);
   }
   // While it trains: the heads on the fixed poem, once a step (one forward pass).
-  if (!t.finished && heads_step_ != t.steps) {
-    t.heads = heads_of(poem::analyse_heads(trainer_->model(), {train_held_out_[std::size_t(fixed_poem_)]}, kNoRepeats));
+  if (t.replica == 0 && !t.finished && heads_step_ != t.steps) {
+    t.heads = heads_of(poem::analyse_heads(trainer_->model(), {fixed_ids_}, kNoRepeats));
     heads_step_ = t.steps;
   }
   return t;
+}
+
+std::string PoemSession::train_join(int step, const std::vector<std::vector<float>>& parts,
+                                    const std::vector<float>& losses) {
+  if (!trainer_ || !training_.waiting) return "no replica's part of a step is waiting";
+  if (step != training_.steps) return "a part of step " + std::to_string(step) + ", not of " + std::to_string(training_.steps);
+  const std::size_t n = trainer_->part_gradient().size();
+  if (int(parts.size()) != training_.replicas || losses.size() != parts.size())
+    return std::to_string(parts.size()) + " parts; the replicas are " + std::to_string(training_.replicas);
+  std::vector<const float*> pointers;
+  for (const std::vector<float>& part : parts) {
+    if (part.size() != n) return "a part of " + std::to_string(part.size()) + " numbers; the model has " + std::to_string(n);
+    pointers.push_back(part.data());
+  }
+  step_done(trainer_->finish_replicas(pointers, std::vector<double>(losses.begin(), losses.end())));
+  return "";
 }
 
 std::string PoemSession::sample_begin(const std::string& prompt, int length, float temperature, uint64_t seed) {
@@ -275,15 +363,16 @@ std::vector<uint8_t> PoemSession::serve(const uint8_t* request, std::size_t size
       return std::move(out.bytes);
     }
     case PoemOp::TrainCorpus: {
-      const std::string song100 = in.str(), modern = in.str();
+      const std::string slice = in.str();
       if (!in.ok()) break;
-      return answer_error(train_corpus(song100, modern));
+      return answer_error(train_corpus(slice));
     }
     case PoemOp::TrainReset: {
       const uint32_t seed = in.u32();
       const int fixed = int(in.u32());
+      const int replica = int(std::min<uint32_t>(in.u32(), 1000)), replicas = int(std::min<uint32_t>(in.u32(), 1000));
       if (!in.ok()) break;
-      if (std::string e = train_reset(seed, fixed); !e.empty()) return answer_error(e);
+      if (std::string e = train_reset(seed, fixed, replica, replicas); !e.empty()) return answer_error(e);
       out.str("");
       write_training(out, training_);
       return std::move(out.bytes);
@@ -303,6 +392,29 @@ std::vector<uint8_t> PoemSession::serve(const uint8_t* request, std::size_t size
       if (std::string e = train_read(text, d); !e.empty()) return answer_error(e);
       out.str("");
       write_reading(out, d);
+      return std::move(out.bytes);
+    }
+    case PoemOp::TrainGradient: {
+      if (!trainer_ || !training_.waiting) return answer_error("no replica's part of a step is waiting");
+      out.str("");
+      out.u32(uint32_t(training_.steps));
+      out.floats(trainer_->part_gradient());
+      out.f32(float(trainer_->part_loss()));
+      return std::move(out.bytes);
+    }
+    case PoemOp::TrainJoin: {
+      const int step = int(in.u32());
+      const uint32_t n = std::min<uint32_t>(in.u32(), 8);
+      std::vector<std::vector<float>> parts;
+      std::vector<float> losses;
+      for (uint32_t i = 0; i < n && in.ok(); ++i) {
+        parts.push_back(in.floats());
+        losses.push_back(in.f32());
+      }
+      if (!in.ok()) break;
+      if (std::string e = train_join(step, parts, losses); !e.empty()) return answer_error(e);
+      out.str("");
+      write_training(out, training_);
       return std::move(out.bytes);
     }
     case PoemOp::Export: {

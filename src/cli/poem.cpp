@@ -427,12 +427,13 @@ int convert(const CommandLine& line) {
 // The corpus as the model would learn from it: how the Quan Tang Shi was
 // cleaned, who trains, validates and tests, and the vocabulary at a count.
 int corpus_command(const CommandLine& line) {
-  std::optional<std::string> corpus_dir, tang, train_out;
+  std::optional<std::string> corpus_dir, tang, train_out, page_out;
   int min_count = 1;
   bool json = false;
   if (const auto exit_code = read_flags(line, {{text_flag("corpus", corpus_dir), tang_flag(tang),
                                                int_flag("min-count", 1, 1000000, min_count),
-                                               text_flag("train-out", train_out)}, &json}))
+                                               text_flag("train-out", train_out), text_flag("page-out", page_out)},
+                                              &json}))
     return *exit_code;
   PoemCorpus corpus;
   if (const auto exit_code = read_corpus(line.command, corpus_dir.value_or(kDefaultCorpus), false, tang, corpus))
@@ -455,11 +456,16 @@ int corpus_command(const CommandLine& line) {
   long long lines = 0, regular = 0;
   for (const std::string& p : split.poems)
     for (const std::string& c : clauses(p)) ++lines, regular += utf8_chars(c).size() == 5 || utf8_chars(c).size() == 7;
-  if (train_out) {
+  // The training poems as a fortunes file; --page-out: the slice the page trains on.
+  const auto write_poems = [&line](const std::string& path, const std::vector<std::string>& poems) {
     std::string text, error;
-    for (const std::string& p : split.poems) text += p + "\n%\n";
-    if (!write_all(*train_out, text, error)) return command_error(line.command, error);
-  }
+    for (const std::string& p : poems) text += p + "\n%\n";
+    return write_all(path, text, error) ? std::optional<int>() : command_error(line.command, error);
+  };
+  if (train_out)
+    if (const auto exit_code = write_poems(*train_out, split.poems)) return *exit_code;
+  if (page_out)
+    if (const auto exit_code = write_poems(*page_out, page_slice(split.poems))) return *exit_code;
   const TangCleaning& c = split.cleaning;
   const auto share = [](long long part, long long whole) { return whole ? double(part) / double(whole) : 0.0; };
   if (json) {
@@ -508,7 +514,8 @@ const char* const kPoemUsage =
     "  attend --model FILE --text TEXT [--json]\n"
     "  sample --model FILE [--prompt TEXT] [--length N] [--temperature T] [--seed S]\n"
     "  eval   --model FILE [--corpus DIR] [--tang FILE|default] [--samples N] [--seed S] [--json]\n"
-    "  corpus [--corpus DIR] [--tang FILE|default] [--min-count N] [--train-out FILE] [--json]\n"
+    "  corpus [--corpus DIR] [--tang FILE|default] [--min-count N] [--train-out FILE]\n"
+    "         [--page-out FILE] [--json]\n"
     "  convert --model FILE --out FILE --encoding float32|int8|float16\n";
 
 }  // namespace

@@ -5,7 +5,7 @@
 // in api/poem_wire.hpp's bytes; poem_compute is compute()'s poem config.
 //
 //   poem_load(model, model_size, tang300, tang300_size) -> "" or the error
-//   poem_corpus(song100, size, chinese, size) -> "" or the error (training needs them)
+//   poem_corpus(slice, size) -> "" or the error (training in the page needs it: corpus/tang_train)
 //   poem_view_strings() -> the view's strings (added to the lab's tables)
 //   poem_call(request, size) -> the answer (valid until the next call); poem_answer_size()
 //   poem_compute(config_json) -> JSON (api/poem_json.hpp's document, or {"error": ...}); in the
@@ -52,10 +52,9 @@ EMSCRIPTEN_KEEPALIVE const char* poem_view_strings() {
   return text.c_str();
 }
 
-// The rest of the corpus (fortunes-zh's song100 and chinese), for training in the page.
-EMSCRIPTEN_KEEPALIVE const char* poem_corpus(const char* song100, int song100_size, const char* modern, int modern_size) {
-  text = session().train_corpus(std::string_view(song100, std::size_t(song100_size > 0 ? song100_size : 0)),
-                                std::string_view(modern, std::size_t(modern_size > 0 ? modern_size : 0)));
+// The slice of the training poems the page trains on.
+EMSCRIPTEN_KEEPALIVE const char* poem_corpus(const char* slice, int size) {
+  text = session().train_corpus(std::string_view(slice, std::size_t(size > 0 ? size : 0)));
   return text.c_str();
 }
 

@@ -29,22 +29,22 @@ std::string env_or(const char* name, const char* fallback) {
 
 namespace {
 
-// The rest of the corpus for training in the view (Start): song100 and the
-// modern passages, handed to the session.
+// The training slice for training in the view (Start), handed to the
+// session: tang_train beside the weights (scripts/poem_model.sh writes both).
 void serve_corpus(ui::AppState& state) {
   ui::PoemLab& lab = state.poem;
   ui::mark_state_changed(state);
-  const std::string dir = env_or("ATTN_POEM_CORPUS", "/usr/share/games/fortunes");
-  std::string song100, chinese;
-  if (!read_file(dir + "/song100", song100) || !read_file(dir + "/chinese", chinese)) {
+  const std::string model = env_or("ATTN_POEM_MODEL", ATTN_POEM_MODEL_FILE);
+  const std::string path = model.substr(0, model.find_last_of('/') + 1) + "tang_train";
+  std::string slice;
+  if (!read_file(path, slice)) {
     lab.corpus = ui::PoemLoad::Failed;
-    lab.corpus_error = dir + "/song100, chinese: cannot read them (Debian's fortunes-zh: scripts/setup.sh installs it)";
+    lab.corpus_error = path + ": cannot read it (the native build makes it with the weights: scripts/poem_model.sh)";
     return;
   }
   api::WireWriter request;
   request.u32(uint32_t(api::PoemOp::TrainCorpus));
-  request.str(song100);
-  request.str(chinese);
+  request.str(slice);
   const std::vector<uint8_t> answer = lab.call(request.bytes);
   api::WireReader in(answer.data(), answer.size());
   lab.corpus_error = in.str();
@@ -79,7 +79,7 @@ void serve_poem_natively(ui::AppState& state) {
     lab.load_error = error;
     return;
   }
-  lab.summary = session->summary();
+  ui::poem_take_summary(lab, session->summary());
   lab.received = lab.total = double(model_bytes.size());
   lab.call = [session](const std::vector<uint8_t>& request) { return session->serve(request.data(), request.size()); };
   lab.load = ui::PoemLoad::Ready;

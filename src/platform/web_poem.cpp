@@ -6,8 +6,9 @@
 //   JS   _attn_poem_progress(received, total) while the weights arrive
 //   JS   _attn_poem_loaded(error)      "" when the model answers, else why not
 //   C++  Start asks for the rest of the corpus -> Module.attnRequestPoemCorpus(Module);
-//   JS   _attn_poem_corpus_loaded(error) once the trainer has song100 and chinese: in a
-//        Web Worker of its own when the browser gives one (then Module.attnPoemPost is set)
+//   JS   _attn_poem_corpus_loaded(error) once the trainer has the training slice: in Web
+//        Workers of its own when the browser gives them (then Module.attnPoemPost is set,
+//        and Module.attnPoemReplicas says how many take a part of every batch)
 //   C++  a request's bytes             -> Module.attnPoemCall(Module, pointer, size): the
 //        answer copied into this module's heap as [u32 size][bytes] (freed here)
 //   C++  a request for the model being trained -> Module.attnPoemPost(Module, pointer, size)
@@ -104,7 +105,7 @@ EMSCRIPTEN_KEEPALIVE void attn_poem_loaded(const char* error) {
     lab.call = nullptr;
     return;
   }
-  lab.summary = std::move(summary);
+  ui::poem_take_summary(lab, std::move(summary));
   lab.load = ui::PoemLoad::Ready;
   lab.load_error.clear();
 }
@@ -136,6 +137,8 @@ EMSCRIPTEN_KEEPALIVE void attn_poem_corpus_loaded(const char* error) {
   if (state.poem.corpus == attn::ui::PoemLoad::Ready) state.poem.training.reset();
   // Without a worker (none in this browser, or it failed to start) training runs here, time-sliced.
   state.poem.post = EM_ASM_INT({ return !!Module.attnPoemPost; }) ? attn::platform::post_to_trainer : nullptr;
+  // Workers that each train a part of every batch (web/poem.js: two when the browser starts both).
+  state.poem.replicas = state.poem.post ? std::max(1, EM_ASM_INT({ return Module.attnPoemReplicas || 1; })) : 1;
 }
 
 // The worker's answer to a request posted to it (op: the request's).

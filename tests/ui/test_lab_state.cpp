@@ -384,11 +384,23 @@ TEST_CASE("the learned-heads view's fields: a URL with Chinese and line breaks, 
   CHECK(loaded.poem.text == "\n \xE6\x9C\x88\n\n");
   REQUIRE(apply_state_fields(loaded, {{"poem_text", "\r\n月 \n"}}) == "");
   CHECK(loaded.poem.text == "\r\n月 \n");
-  // A held-out poem past the 32: clamped and named; a temperature past the slider's 2 too.
+  // A held-out poem past the 313: clamped and named; a temperature past the slider's 2 too.
   AppState clamped;
-  auto notes = apply_url_query(clamped, "poem=32&poem_temperature=5&poem_length=0");
+  CHECK(clamped.poem.poem == PoemLab::kDefaultPoem);  // until the model's summary names the default
+  auto notes = apply_url_query(clamped, "poem=313&poem_temperature=5&poem_length=0");
   REQUIRE(notes.size() == 3);
   CHECK(clamped.poem.poem == api::PoemLimits::kHeldOutPoems - 1);
+  // The probe and the outline round-trip; a probe below 0 and an outline that is no bool are named.
+  AppState probed;
+  CHECK(apply_url_query(probed, "view=poem&poem_probe=7&poem_outline=false").empty());
+  CHECK(probed.poem.probe == 7);
+  CHECK(!probed.poem.outline);
+  AppState again;
+  CHECK(apply_url_query(again, url_query(probed, state_fields_json(AppState()))).empty());
+  CHECK(again.poem.probe == 7);
+  CHECK(!again.poem.outline);
+  CHECK(apply_state_fields(again, {{"poem_outline", 3}}).rfind("poem_outline: ", 0) == 0);
+  CHECK(apply_url_query(again, "poem_probe=-4").size() == 1);
   CHECK(clamped.poem.sample_temperature == 2.0f);
   CHECK(clamped.poem.sample_length == 1);
   // Text that is not UTF-8, or longer than the session reads, is refused.

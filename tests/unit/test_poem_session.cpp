@@ -34,6 +34,7 @@
 #include "api/poem_wire.hpp"
 #include "core/poem/corpus.hpp"
 #include "core/poem/gpt.hpp"
+#include "core/poem/head_patterns.hpp"
 #include "core/poem/model_file.hpp"
 #include "core/poem/poem_model.hpp"
 #include "core/rng.hpp"
@@ -96,6 +97,8 @@ void check_same_reading(const PoemReadingData& a, const PoemReadingData& b) {
   CHECK(same_floats(a.losses, b.losses));
   CHECK(a.top_chars == b.top_chars);
   CHECK(same_floats(a.top_p, b.top_p));
+  CHECK(a.counted == b.counted);
+  CHECK(a.period == b.period);
 }
 
 void check_same_summary(const PoemSummary& a, const PoemSummary& b) {
@@ -107,15 +110,21 @@ void check_same_summary(const PoemSummary& a, const PoemSummary& b) {
   CHECK(a.parameters == b.parameters);
   CHECK(a.info == b.info);
   CHECK(a.held_out == b.held_out);
+  CHECK(a.titles == b.titles);
+  CHECK(a.authors == b.authors);
+  CHECK(a.default_poem == b.default_poem);
+  CHECK(a.whole_poems == b.whole_poems);
+  CHECK(same_floats({a.default_weight, a.eval_loss}, {b.default_weight, b.eval_loss}));
   REQUIRE(a.heads_found.size() == b.heads_found.size());
   for (std::size_t i = 0; i < a.heads_found.size(); ++i) {
     const PoemHead &x = a.heads_found[i], &y = b.heads_found[i];
     CHECK(x.layer == y.layer);
     CHECK(x.head == y.head);
     CHECK(same_floats({x.by_offset.begin(), x.by_offset.end()}, {y.by_offset.begin(), y.by_offset.end()}));
-    CHECK(same_floats({x.punctuation_weight, x.punctuation_share, x.first_weight, x.previous_line_weight, x.entropy},
-                      {y.punctuation_weight, y.punctuation_share, y.first_weight, y.previous_line_weight, y.entropy}));
-    CHECK(x.pattern == y.pattern);
+    CHECK(same_floats({x.weight.begin(), x.weight.end()}, {y.weight.begin(), y.weight.end()}));
+    CHECK(same_floats({x.ratio.begin(), x.ratio.end()}, {y.ratio.begin(), y.ratio.end()}));
+    CHECK(same_floats({x.entropy, x.uniform_entropy}, {y.entropy, y.uniform_entropy}));
+    CHECK(x.strongest == y.strongest);
   }
 }
 
@@ -141,6 +150,8 @@ PoemReadingData random_reading(int T, int layers, int heads, Rng& rng) {
     d.top_chars.push_back(chars[pick(chars.size())]);
     d.top_p.push_back(number());
   }
+  for (int i = 0; i < kPoemDetectors * T * T; ++i) d.counted.push_back(uint8_t(pick(2)));
+  d.period = int(pick(std::size_t(T)));
   return d;
 }
 
@@ -162,7 +173,7 @@ PoemReadingData reading_from(const std::vector<uint8_t>& bytes, std::size_t n, b
 
 bool reading_empty(const PoemReadingData& d) {
   return d.tokens.empty() && d.unknown.empty() && d.att.empty() && d.losses.empty() && d.top_chars.empty() &&
-         d.top_p.empty() && d.layers == 0 && d.heads == 0 && d.cut == 0;
+         d.top_p.empty() && d.counted.empty() && d.layers == 0 && d.heads == 0 && d.cut == 0 && d.period == 0;
 }
 
 PoemSummary random_summary(Rng& rng) {
@@ -175,19 +186,25 @@ PoemSummary random_summary(Rng& rng) {
   s.parameters = 494464;
   s.info = "{\"steps\":1100,\"note\":\"训练\"}";
   s.held_out = {"床前明月光，疑是地上霜。\n举头望明月，低头思故乡。", "", "a\nb\n"};
-  const char* patterns[] = {"line boundary", "local", "broad", ""};
+  s.titles = {"静夜思", "", "《》"};
+  s.authors = {"李白", "作者", ""};
+  s.default_poem = 2;
+  s.whole_poems = 3;
+  s.default_weight = 0.41f;
+  s.eval_loss = 4.25f;
   for (int l = 0; l < 2; ++l)
     for (int h = 0; h < 3; ++h) {
       PoemHead head;
       head.layer = l;
       head.head = h;
       for (float& x : head.by_offset) x = rng.uniform();
-      head.punctuation_weight = rng.uniform();
-      head.punctuation_share = -0.0f;
-      head.first_weight = 1e-40f;
-      head.previous_line_weight = rng.uniform();
+      for (float& x : head.weight) x = rng.uniform();
+      for (float& x : head.ratio) x = rng.uniform() * 10;
+      head.weight[1] = -0.0f;
+      head.ratio[2] = 1e-40f;
+      head.strongest = (l * 3 + h) % (kPoemDetectors + 1) - 1;  // -1 (none) among them
       head.entropy = 3.5f;
-      head.pattern = patterns[(l * 3 + h) % 4];
+      head.uniform_entropy = 3.1f;
       s.heads_found.push_back(head);
     }
   return s;
@@ -244,9 +261,13 @@ TEST_CASE("poem wire: a reading's bytes are the documented layout; a round trip 
     d.top_chars.push_back(i % 3 == 0 ? "\n" : "光");
     d.top_p.push_back(float(i) / 32.0f);
   }
+  // The counted cells: each detector's T x T bytes (here previous character's (1, 0)).
+  d.counted.assign(std::size_t(kPoemDetectors) * 4, 0);
+  d.counted[2] = 1;
+  d.period = 1;
   Bytes expected;
   expected.strings(d.tokens).str(std::string("\0\1", 2)).u32(3).u32(1).u32(1).floats(d.att).floats(d.losses);
-  expected.strings(d.top_chars).floats(d.top_p);
+  expected.strings(d.top_chars).floats(d.top_p).str(std::string(d.counted.begin(), d.counted.end())).u32(1);
   CHECK(reading_bytes(d) == expected.b);
   bool ok = false;
   check_same_reading(reading_from(expected.b, expected.b.size(), &ok), d);
@@ -396,21 +417,25 @@ TEST_CASE("poem wire: a summary's round trip, and every truncation of it refused
   const PoemSummary s = random_summary(rng);
   WireWriter w;
   write_summary(w, s);
-  // The layout's head: five u32 sizes, the parameters (u32), the info string.
+  // The layout's head: five u32 sizes, the parameters (u32), the info string,
+  // the poems, their titles and authors, the heads' count.
   Bytes head;
-  head.u32(2389).u32(64).u32(2).u32(4).u32(128).u32(494464).str(s.info).strings(s.held_out).u32(6);
+  head.u32(2389).u32(64).u32(2).u32(4).u32(128).u32(494464).str(s.info).strings(s.held_out).strings(s.titles);
+  head.strings(s.authors).u32(6);
   REQUIRE(w.bytes.size() > head.b.size());
   CHECK(std::vector<uint8_t>(w.bytes.begin(), w.bytes.begin() + std::ptrdiff_t(head.b.size())) == head.b);
-  // Then each head: layer, head, 17 offsets, 5 numbers, the pattern.
+  // Then each head: layer, head, 17 offsets, 8 detectors' weights and
+  // ratios, the strongest + 1, the entropies; then the default poem.
   Bytes heads = head;
   for (const PoemHead& h : s.heads_found) {
     heads.u32(uint32_t(h.layer)).u32(uint32_t(h.head));
     for (float x : h.by_offset) heads.f32(x);
-    heads.f32(h.punctuation_weight).f32(h.punctuation_share).f32(h.first_weight).f32(h.previous_line_weight);
-    heads.f32(h.entropy).str(h.pattern);
+    for (float x : h.weight) heads.f32(x);
+    for (float x : h.ratio) heads.f32(x);
+    heads.u32(uint32_t(h.strongest + 1)).f32(h.entropy).f32(h.uniform_entropy);
   }
-  REQUIRE(w.bytes.size() >= heads.b.size());
-  CHECK(std::vector<uint8_t>(w.bytes.begin(), w.bytes.begin() + std::ptrdiff_t(heads.b.size())) == heads.b);
+  heads.u32(2).u32(3).f32(0.41f).f32(4.25f);
+  CHECK(w.bytes == heads.b);
   {
     WireReader r(w.bytes.data(), w.bytes.size());
     check_same_summary(read_summary(r), s);
@@ -594,19 +619,28 @@ std::vector<uint8_t> serve(PoemSession& s, const Bytes& request) { return s.serv
 
 }  // namespace
 
-TEST_CASE("poem session: the held-out poems are tang300's every tenth; the heads' statistics recomputed") {
+TEST_CASE("poem session: the held-out poems are all of tang300, titled; the heads' detectors recomputed") {
   Loaded& l = loaded();
   const PoemSession& s = l.session;
   const poem::PoemModel& m = *s.model();
   const PoemSummary& sum = s.summary();
-  // The split, done here.
+  // Every poem of the file, in its order, with the title and author lines it carries.
   const std::vector<std::string> poems = poem::parse_fortunes(l.tang300);
   CHECK(poems.size() == 313);
-  std::vector<std::string> expected;
-  for (std::size_t i = 0; i < poems.size(); i += 10) expected.push_back(poems[i]);
-  CHECK(expected.size() == std::size_t(PoemLimits::kHeldOutPoems));
-  CHECK(sum.held_out == expected);
-  CHECK(sum.held_out.size() == 32);
+  CHECK(sum.held_out == poems);
+  REQUIRE(sum.titles.size() == 313);
+  REQUIRE(sum.authors.size() == 313);
+  CHECK(sum.titles.front() == "感遇・其一");
+  CHECK(sum.authors.front() == "张九龄");
+  CHECK(sum.titles.back() == "金缕衣");
+  CHECK(sum.authors.back() == "杜秋娘");
+  for (std::size_t i = 0; i < poems.size(); ++i) {
+    CAPTURE(i);
+    CHECK(!sum.titles[i].empty());
+    CHECK(!sum.authors[i].empty());
+    CHECK(sum.titles[i].find("《") == std::string::npos);
+    CHECK(sum.authors[i].find("作者") == std::string::npos);
+  }
   // The sizes are the model's.
   CHECK(sum.vocab == m.config.vocab);
   CHECK(sum.vocab == m.vocab.size());
@@ -623,56 +657,148 @@ TEST_CASE("poem session: the held-out poems are tang300's every tenth; the heads
     CHECK(sum.heads_found[i].head == int(i) % sum.heads);
   }
 
-  // The statistics the heads are named by, recomputed from the plain loops on
-  // each held-out poem's first window (core/poem/head_patterns.hpp: means over
-  // the query positions t >= 1).
+  // Four detectors, the offsets and the entropy recomputed with plain loops
+  // on each poem's first window (means over the queries t >= 1): previous
+  // character, same character, first position and punctuation, each weight
+  // and its ratio to uniform attention's (keys / (t + 1) summed likewise).
   const int H = m.config.heads, C = m.config.context;
-  std::vector<std::array<double, kPoemMaxOffset + 1>> by_offset(sum.heads_found.size());
-  std::vector<double> first(sum.heads_found.size()), punctuation(sum.heads_found.size()), entropy(sum.heads_found.size());
-  long long queries = 0;
-  for (const std::string& p : expected) {
+  const std::size_t n = sum.heads_found.size();
+  std::vector<std::array<double, kPoemMaxOffset + 1>> by_offset(n);
+  std::vector<double> previous(n), self(n), first(n), punctuation(n), entropy(n);
+  double uniform_one = 0, uniform_marks = 0;
+  long long queries = 0, mark_queries = 0;
+  std::vector<std::vector<int>> encoded;
+  for (const std::string& p : poems) {
     // <poem>, each line's characters, a line break after each line.
     std::vector<int> ids = {poem::Vocab::kPoemStart};
     for (const std::string& ch : chars_of(!p.empty() && p.back() == '\n' ? p : p + "\n"))
       ids.push_back(ch == "\n" ? poem::Vocab::kLineBreak : m.vocab.id(ch));
+    encoded.push_back(ids);
     const int T = std::min(int(ids.size()), C);
     ids.resize(std::size_t(T));
-    const poem::PoemReading ref = poem::read_tokens(m, ids, poem::Path::Reference);
+    const poem::PoemReading ref = poem::read_tokens(m, ids);
+    const auto mark = [&](int k) { return ids[std::size_t(k)] == poem::Vocab::kLineBreak || m.vocab.punctuation(ids[std::size_t(k)]); };
     for (int t = 1; t < T; ++t) {
       ++queries;
-      for (std::size_t i = 0; i < sum.heads_found.size(); ++i) {
+      uniform_one += 1.0 / (t + 1);
+      int marks = 0;
+      for (int k = 0; k <= t; ++k) marks += mark(k);
+      if (marks) ++mark_queries, uniform_marks += double(marks) / (t + 1);
+      for (std::size_t i = 0; i < n; ++i) {
         const float* w = ref.att[i / std::size_t(H)][i % std::size_t(H)].data() + std::size_t(t * T);
         for (int d = 0; d <= std::min(t, kPoemMaxOffset); ++d) by_offset[i][std::size_t(d)] += w[t - d];
+        previous[i] += w[t - 1];
+        self[i] += w[t];
         first[i] += w[0];
         for (int k = 0; k <= t; ++k) {
-          if (m.vocab.punctuation(ids[std::size_t(k)])) punctuation[i] += w[k];
+          if (mark(k)) punctuation[i] += w[k];
           if (w[k] > 0) entropy[i] -= double(w[k]) * std::log(double(w[k]));
         }
       }
     }
   }
-  REQUIRE(queries > 500);
-  for (std::size_t i = 0; i < sum.heads_found.size(); ++i) {
+  REQUIRE(queries > 5000);
+  const auto near = [](double a, double b, double tolerance) { return std::abs(a - b) <= tolerance * std::max(1.0, std::abs(b)); };
+  for (std::size_t i = 0; i < n; ++i) {
     const PoemHead& h = sum.heads_found[i];
     CAPTURE(i);
-    for (std::size_t d = 0; d < by_offset[i].size(); ++d)
-      CHECK(std::abs(h.by_offset[d] - by_offset[i][d] / double(queries)) <= 1e-4);
-    CHECK(std::abs(h.first_weight - first[i] / double(queries)) <= 1e-4);
-    CHECK(std::abs(h.punctuation_weight - punctuation[i] / double(queries)) <= 1e-4);
-    CHECK(std::abs(h.entropy - entropy[i] / double(queries)) <= 1e-3);
-    // The pattern is the first rule that matches the numbers (head_patterns.hpp).
-    const double local = double(h.by_offset[0]) + h.by_offset[1] + h.by_offset[2];
-    const double ratio = h.punctuation_share > 0 ? double(h.punctuation_weight) / h.punctuation_share : 0.0;
-    const std::string rule = h.first_weight >= 0.5f                                  ? "first position"
-                             : h.punctuation_weight >= 0.25f && ratio >= 3.0        ? "line boundary"
-                             : h.previous_line_weight >= 0.25f                       ? "previous line"
-                             : h.by_offset[0] >= 0.5f                                ? "current character"
-                             : h.by_offset[1] >= 0.5f                                ? "previous character"
-                             : local >= 0.6                                          ? "local"
-                             : h.entropy >= 2.0f                                     ? "broad"
-                                                                                     : "mixed";
-    CHECK(h.pattern == rule);
+    for (std::size_t d = 0; d < by_offset[i].size(); ++d) CHECK(near(h.by_offset[d], by_offset[i][d] / double(queries), 1e-4));
+    CHECK(near(h.weight[0], previous[i] / double(queries), 1e-4));
+    CHECK(near(h.ratio[0], previous[i] / uniform_one, 1e-3));
+    CHECK(near(h.weight[1], self[i] / double(queries), 1e-4));
+    CHECK(near(h.ratio[1], self[i] / uniform_one, 1e-3));
+    CHECK(near(h.weight[2], first[i] / double(queries), 1e-4));
+    CHECK(near(h.ratio[2], first[i] / uniform_one, 1e-3));
+    CHECK(near(h.weight[3], punctuation[i] / double(mark_queries), 1e-4));
+    CHECK(near(h.ratio[3], punctuation[i] / uniform_marks, 1e-3));
+    CHECK(near(h.entropy, entropy[i] / double(queries), 1e-3));
+    // The name: the detector with the largest ratio among those at 3x uniform
+    // and 20 % of the weight (head_detectors.hpp), or none.
+    int expected = -1;
+    for (int d = 0; d < kPoemDetectors; ++d)
+      if (h.ratio[std::size_t(d)] >= 3.0f && h.weight[std::size_t(d)] >= 0.2f &&
+          (expected < 0 || h.ratio[std::size_t(d)] > h.ratio[std::size_t(expected)]))
+        expected = d;
+    CHECK(h.strongest == expected);
   }
+  // The built model names at least the previous character and punctuation
+  // (docs/poem-model.md): what the view's titles show.
+  const auto named = [&](int d) {
+    return std::any_of(sum.heads_found.begin(), sum.heads_found.end(), [d](const PoemHead& h) { return h.strongest == d; });
+  };
+  CHECK(named(0));
+  CHECK(named(3));
+
+  // The default poem: of those that fit the context whole, the one where the
+  // named heads' mean weight on their patterns is largest.
+  int whole = 0, best = -1;
+  double best_weight = -1;
+  for (std::size_t p = 0; p < encoded.size(); ++p) {
+    if (int(encoded[p].size()) > C) continue;
+    ++whole;
+    const std::vector<poem::HeadStats> stats = poem::analyse_heads(m, {encoded[p]}, 0);
+    double sum_weight = 0;
+    int heads = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const int d = sum.heads_found[i].strongest;
+      if (d < 0 || d == kPoemInduction) continue;
+      sum_weight += stats[i].detectors[std::size_t(d)].mean_weight();
+      ++heads;
+    }
+    const double weight = heads ? sum_weight / heads : 0.0;
+    if (weight > best_weight) best_weight = weight, best = int(p);
+  }
+  CHECK(sum.whole_poems == whole);
+  CHECK(whole > 100);
+  CHECK(sum.default_poem == best);
+  CHECK(near(sum.default_weight, best_weight, 1e-5));
+  // The shipped model's loss on the poems the page's training evaluates on.
+  std::vector<std::vector<int>> eval;
+  for (std::size_t p = 0; p < encoded.size(); p += 10) eval.push_back(encoded[p]);
+  CHECK(eval.size() == 32);
+  CHECK(near(sum.eval_loss, poem::score_poems(m, eval).loss, 1e-5));
+}
+
+TEST_CASE("poem session: counted cells are each detector's keys (the view's outline), and the probe's period") {
+  const PoemSession& s = loaded().session;
+  const poem::PoemModel& m = *s.model();
+  PoemReadingData r;
+  // Two lines of five: marks at 6 ("，"), 12 ("。"), 13 (the line break).
+  REQUIRE(s.read("床前明月光，疑是地上霜。\n", r) == "");
+  const int T = r.size();
+  REQUIRE(T == 14);
+  CHECK(r.period == 0);
+  REQUIRE(r.counted.size() == std::size_t(kPoemDetectors * T * T));
+  const auto keys = [&](int d, int q) {
+    std::vector<int> out;
+    for (int k = 0; k < T; ++k)
+      if (r.counts(d, q, k)) out.push_back(k);
+    return out;
+  };
+  CHECK(keys(0, 5) == std::vector<int>{4});             // previous character
+  CHECK(keys(1, 5) == std::vector<int>{5});             // itself
+  CHECK(keys(2, 9) == std::vector<int>{0});             // the first position
+  CHECK(keys(3, 12) == std::vector<int>{6, 12});        // punctuation up to the query
+  CHECK(keys(4, 8) == std::vector<int>{2});             // couplet: 是 (line 2, column 1) -> 前
+  CHECK(keys(7, 8) == std::vector<int>{3});             // one ahead of it: 明
+  CHECK(keys(0, 0).empty());                            // <poem> is never a counted query
+  for (int q = 0; q < T; ++q) CHECK(keys(6, q).empty());  // no induction on a poem
+  (void)m;
+
+  // The probe: 31 characters twice. Only induction counts: the key after the earlier copy.
+  std::string run;
+  for (const char* ch : {"山", "水", "云", "月", "花"}) run += ch;
+  REQUIRE(s.read(run + run, r) == "");
+  CHECK(r.period == 5);
+  REQUIRE(r.size() == 11);
+  for (int q = 0; q < 11; ++q)
+    for (int k = 0; k < 11; ++k) {
+      CAPTURE(q);
+      CAPTURE(k);
+      CHECK(r.counts(kPoemInduction, q, k) == (q >= 6 && k == q - 5 + 1));
+      for (int d = 0; d < kPoemDetectors; ++d)
+        if (d != kPoemInduction) CHECK(!r.counts(d, q, k));
+    }
 }
 
 TEST_CASE("poem session: read(\"床前明月光\") is <poem> and 5 characters, as the plain loops compute them") {
@@ -958,6 +1084,97 @@ TEST_CASE("poem session: an unknown op or a short request is an answer with an e
   CHECK(!error_of(serve(empty, Bytes().u32(uint32_t(PoemOp::Summary)))).empty());
   CHECK(!error_of(serve(empty, Bytes().u32(uint32_t(PoemOp::Read)).str("月"))).empty());
   CHECK(!error_of(serve(empty, Bytes().u32(uint32_t(PoemOp::SampleBegin)).str("月").u32(5).f32(0.8f).u32(1))).empty());
+}
+
+// A session ready to train: the shipped model, tang300 and the page's slice.
+std::unique_ptr<PoemSession> training_session(int replica, int replicas) {
+  const Loaded& l = loaded();
+  std::string slice;
+  INFO("needs the training slice " ATTN_POEM_SLICE_FILE " (scripts/poem_model.sh writes it beside the weights)");
+  REQUIRE(read_file(ATTN_POEM_SLICE_FILE, slice));
+  auto s = std::make_unique<PoemSession>();
+  REQUIRE(s->load(reinterpret_cast<const uint8_t*>(l.model_bytes.data()), l.model_bytes.size(), l.tang300) == "");
+  REQUIRE(s->train_corpus(slice) == "");
+  REQUIRE(s->train_reset(1, 0, replica, replicas) == "");
+  return s;
+}
+
+TEST_CASE("poem session: two replicas train one model in halves; their weights stay the same bits") {
+  std::unique_ptr<PoemSession> a = training_session(0, 2), b = training_session(1, 2), one = training_session(0, 1);
+  const std::size_t n = a->trainer()->model().params.size();
+  REQUIRE(n == b->trainer()->model().params.size());
+  CHECK(a->training().replicas == 2);
+  CHECK(b->training().replica == 1);
+  CHECK(a->training().vocab == one->training().vocab);
+  CHECK(a->training().slice_poems > 10000);
+  // The page's way: each replica's part of the step, its gradient as the wire
+  // carries it; the join request is the op, the step, the count and each
+  // gradient answer after its error and step (web/poem_worker.js builds it so).
+  const auto part_bytes = [](PoemSession& s) {
+    const std::vector<uint8_t> answer = serve(s, Bytes().u32(uint32_t(PoemOp::TrainGradient)));
+    WireReader in(answer.data(), answer.size());
+    REQUIRE(in.str() == "");
+    in.u32();
+    return std::vector<uint8_t>(answer.begin() + 8, answer.end());
+  };
+  constexpr int kSteps = 6;
+  for (int step = 0; step < kSteps; ++step) {
+    CAPTURE(step);
+    CHECK(a->train_run(1000).waiting);
+    CHECK(b->train_run(1000).waiting);
+    CHECK(a->training().sequences == 8);  // half the batch each
+    // Not waiting for the others, a replica's step does not move.
+    CHECK(b->train_run(1000).steps == step);
+    Bytes join;
+    join.u32(uint32_t(PoemOp::TrainJoin)).u32(uint32_t(step)).u32(2);
+    const std::vector<uint8_t> pa = part_bytes(*a), pb = part_bytes(*b);
+    join.b.insert(join.b.end(), pa.begin(), pa.end());
+    join.b.insert(join.b.end(), pb.begin(), pb.end());
+    for (PoemSession* s : {a.get(), b.get()}) {
+      const std::vector<uint8_t> answer = serve(*s, join);
+      WireReader in(answer.data(), answer.size());
+      REQUIRE(in.str() == "");
+      const PoemTraining t = read_training(in);
+      CHECK(t.steps == step + 1);
+      CHECK(!t.waiting);
+    }
+    CHECK(std::memcmp(a->trainer()->model().params.data(), b->trainer()->model().params.data(), n * sizeof(float)) == 0);
+    while (one->training().steps == step) one->train_run(1);
+  }
+  // One trainer over the whole batches: the same steps up to the shards'
+  // summing order. Each step's loss (the halves' sum) agrees closely, and
+  // the weights do too.
+  REQUIRE(a->training().train_loss.size() == std::size_t(kSteps));
+  REQUIRE(one->training().train_loss.size() == std::size_t(kSteps));
+  for (int i = 0; i < kSteps; ++i)
+    CHECK(std::abs(a->training().train_loss[std::size_t(i)] - one->training().train_loss[std::size_t(i)]) < 1e-4f);
+  double largest = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    largest = std::max(largest, double(std::abs(a->trainer()->model().params[i] - one->trainer()->model().params[i])));
+  CHECK(largest < 1e-3);
+  // Only the first replica scores the held-out poems.
+  CHECK(a->training().eval_steps.size() == 1);
+  CHECK(b->training().eval_steps.empty());
+
+  // Joins that do not fit are refused, and the replica keeps waiting.
+  CHECK(a->train_run(1000).waiting);
+  CHECK(!a->train_join(kSteps + 1, {a->trainer()->part_gradient(), a->trainer()->part_gradient()}, {1, 1}).empty());
+  CHECK(!a->train_join(kSteps, {a->trainer()->part_gradient()}, {1}).empty());
+  CHECK(!a->train_join(kSteps, {a->trainer()->part_gradient(), std::vector<float>(3)}, {1, 1}).empty());
+  CHECK(a->training().waiting);
+  CHECK(a->training().steps == kSteps);
+  // Replicas out of range, and a slice that is not one.
+  PoemSession s;
+  REQUIRE(s.load(reinterpret_cast<const uint8_t*>(loaded().model_bytes.data()), loaded().model_bytes.size(), loaded().tang300) == "");
+  CHECK(!s.train_reset(1, 0).empty());  // no slice yet
+  CHECK(!s.train_corpus("床前明月光\n%\n").empty());
+  std::string slice;
+  REQUIRE(read_file(ATTN_POEM_SLICE_FILE, slice));
+  REQUIRE(s.train_corpus(slice) == "");
+  CHECK(!s.train_reset(1, 0, 2, 2).empty());
+  CHECK(!s.train_reset(1, 0, 0, 0).empty());
+  CHECK(!s.train_reset(1, 0, 0, 9).empty());
+  CHECK(s.train_reset(1, 0, 0, 1).empty());
 }
 
 #endif  // ATTN_POEM_MODEL_FILE

@@ -53,14 +53,26 @@ bool heading(std::string_view line) {
                      [](const std::string& c) { return kNumerals.find(c) != std::string_view::npos; });
 }
 
+// The text after a heading's label: 《感遇》 -> 感遇, 作者：张九龄 -> 张九龄.
+std::string heading_value(std::string_view line, std::string_view label) {
+  line.remove_prefix(label.size());
+  for (std::string_view mark : {"：", ":"})
+    if (starts_with(line, mark)) line.remove_prefix(mark.size());
+  line = trim(line);
+  if (starts_with(line, "《")) line.remove_prefix(std::string_view("《").size());
+  const std::size_t close = line.rfind("》");
+  if (close != std::string_view::npos) line = line.substr(0, close);
+  return std::string(trim(line));
+}
+
 }  // namespace
 
-std::vector<std::string> parse_fortunes(std::string_view file) {
-  std::vector<std::string> entries;
-  std::string entry;
+std::vector<FortuneEntry> parse_fortune_entries(std::string_view file) {
+  std::vector<FortuneEntry> entries;
+  FortuneEntry entry;
   auto finish = [&] {
-    if (!entry.empty()) entries.push_back(entry);
-    entry.clear();
+    if (!entry.text.empty()) entries.push_back(entry);
+    entry = FortuneEntry{};
   };
   while (!file.empty()) {
     const std::size_t end = file.find('\n');
@@ -71,12 +83,25 @@ std::vector<std::string> parse_fortunes(std::string_view file) {
       finish();
       continue;
     }
-    if (line.empty() || heading(line)) continue;
-    if (!entry.empty()) entry += '\n';
-    entry += line;
+    if (line.empty()) continue;
+    if (heading(line)) {
+      // The first title and author an entry names (a part's 其二 is not a title).
+      if (entry.title.empty() && starts_with(line, "《")) entry.title = heading_value(line, "");
+      else if (entry.title.empty() && starts_with(line, "题目")) entry.title = heading_value(line, "题目");
+      else if (entry.author.empty() && starts_with(line, "作者")) entry.author = heading_value(line, "作者");
+      continue;
+    }
+    if (!entry.text.empty()) entry.text += '\n';
+    entry.text += line;
   }
   finish();
   return entries;
+}
+
+std::vector<std::string> parse_fortunes(std::string_view file) {
+  std::vector<std::string> texts;
+  for (FortuneEntry& e : parse_fortune_entries(file)) texts.push_back(std::move(e.text));
+  return texts;
 }
 
 std::vector<std::string> utf8_chars(std::string_view text) {

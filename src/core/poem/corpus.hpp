@@ -17,6 +17,12 @@
 namespace attn::poem {
 
 std::vector<std::string> parse_fortunes(std::string_view file);
+// The same entries with their headings: tang300's 《title》 and 作者：author
+// lines (song100's 题目:《title》), "" where an entry has none.
+struct FortuneEntry {
+  std::string text, title, author;
+};
+std::vector<FortuneEntry> parse_fortune_entries(std::string_view file);
 
 // The test set: every tang300 poem whose 0-based index in file order is a
 // multiple of 10. These never train.

@@ -61,33 +61,49 @@ SequenceRoles repeat_roles(const std::vector<int>& tokens, int period) {
   return r;
 }
 
+void detector_keys(Detector d, const SequenceRoles& roles, int t, std::vector<int>& keys) {
+  keys.clear();
+  const int token = roles.tokens[sz(t)];
+  if (t < 1) return;
+  if (roles.repeated) {  // only induction is measured on a repeated sequence
+    if (d == Detector::kInduction && roles.induction[sz(t)] >= 0) keys.push_back(roles.induction[sz(t)]);
+    return;
+  }
+  switch (d) {
+    case Detector::kPrevious: keys.push_back(t - 1); break;
+    case Detector::kSelf: keys.push_back(t); break;
+    case Detector::kFirst: keys.push_back(0); break;
+    case Detector::kPunctuation:
+      for (int k = 0; k <= t; ++k)
+        if (roles.marks[sz(k)]) keys.push_back(k);
+      break;
+    case Detector::kCouplet:
+      if (roles.couplet[sz(t)] >= 0) keys.push_back(roles.couplet[sz(t)]);
+      break;
+    case Detector::kDuplicate:  // a mark's earlier marks are punctuation, not a repeat
+      if (!roles.marks[sz(t)])
+        for (int k = 0; k < t; ++k)
+          if (roles.tokens[sz(k)] == token) keys.push_back(k);
+      break;
+    case Detector::kInduction: break;
+    case Detector::kCoupletAhead:
+      if (roles.couplet_ahead[sz(t)] >= 0) keys.push_back(roles.couplet_ahead[sz(t)]);
+      break;
+  }
+}
+
 void add_detectors(const float* att, int T, const SequenceRoles& roles, DetectorScores& scores) {
-  const auto add = [&](Detector d, double weight, int keys, int t) {
-    DetectorScore& s = scores[static_cast<std::size_t>(d)];
-    s.weight += weight;
-    s.uniform += double(keys) / double(t + 1);
-    ++s.queries;
-  };
+  std::vector<int> keys;
   for (int t = 1; t < T; ++t) {
     const float* w = att + sz(t) * sz(T);
-    const int token = roles.tokens[sz(t)];
-    if (roles.repeated) {
-      if (roles.induction[sz(t)] >= 0) add(Detector::kInduction, w[roles.induction[sz(t)]], 1, t);
-      continue;
+    for (int d = 0; d < kDetectors; ++d) {
+      detector_keys(Detector(d), roles, t, keys);
+      if (keys.empty()) continue;  // the query has no keys of this pattern
+      DetectorScore& s = scores[sz(d)];
+      for (int k : keys) s.weight += w[k];
+      s.uniform += double(keys.size()) / double(t + 1);
+      ++s.queries;
     }
-    add(Detector::kPrevious, w[t - 1], 1, t);
-    add(Detector::kSelf, w[t], 1, t);
-    add(Detector::kFirst, w[0], 1, t);
-    double marks = 0, duplicates = 0;
-    int mark_keys = 0, duplicate_keys = 0;
-    for (int k = 0; k <= t; ++k) {
-      if (roles.marks[sz(k)]) marks += w[k], ++mark_keys;
-      if (k < t && roles.tokens[sz(k)] == token) duplicates += w[k], ++duplicate_keys;
-    }
-    if (mark_keys > 0) add(Detector::kPunctuation, marks, mark_keys, t);
-    if (duplicate_keys > 0 && !roles.marks[sz(t)]) add(Detector::kDuplicate, duplicates, duplicate_keys, t);
-    if (roles.couplet[sz(t)] >= 0) add(Detector::kCouplet, w[roles.couplet[sz(t)]], 1, t);
-    if (roles.couplet_ahead[sz(t)] >= 0) add(Detector::kCoupletAhead, w[roles.couplet_ahead[sz(t)]], 1, t);
   }
 }
 

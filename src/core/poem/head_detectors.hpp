@@ -60,6 +60,10 @@ struct DetectorScore {
 };
 using DetectorScores = std::array<DetectorScore, kDetectors>;
 
+// The keys detector d counts for query t (none: the query is not counted
+// for it). add_detectors sums these; the view outlines the same cells.
+void detector_keys(Detector d, const SequenceRoles& roles, int t, std::vector<int>& keys);
+
 // Adds one head's attention on one sequence (att: T x T, row t = query t's
 // weights on keys 0..t) into scores.
 void add_detectors(const float* att, int T, const SequenceRoles& roles, DetectorScores& scores);

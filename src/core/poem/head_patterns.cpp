@@ -85,14 +85,17 @@ std::string describe_detected(const HeadStats& s) {
          kWhere[s.strongest] + ", " + fixed(d.ratio(), 1) + "x uniform";
 }
 
-std::vector<HeadStats> analyse_heads(const PoemModel& model, const std::vector<std::vector<int>>& poems, int repeats) {
+std::vector<HeadStats> analyse_heads(const PoemModel& model, const std::vector<std::vector<int>>& poems, int repeats,
+                                     PoemDetectorScores* by_poem) {
   const GptConfig& c = model.config;
   std::vector<HeadStats> stats(sz(c.layers * c.heads));
   for (int l = 0; l < c.layers; ++l)
     for (int h = 0; h < c.heads; ++h) stats[sz(l * c.heads + h)].layer = l, stats[sz(l * c.heads + h)].head = h;
   long long queries = 0, previous_line_queries = 0;
   double uniform_entropy = 0;
-  for (const std::vector<int>& poem : poems) {
+  if (by_poem) by_poem->assign(poems.size(), std::vector<DetectorScores>(stats.size()));
+  for (std::size_t p = 0; p < poems.size(); ++p) {
+    const std::vector<int>& poem = poems[p];
     const int T = std::min(static_cast<int>(poem.size()), c.context);
     if (T < 2) continue;
     const std::vector<int> tokens(poem.begin(), poem.begin() + T);
@@ -100,7 +103,11 @@ std::vector<HeadStats> analyse_heads(const PoemModel& model, const std::vector<s
     const SequenceRoles roles = poem_roles(tokens, [&](int id) {
       return id == Vocab::kLineBreak || model.vocab.punctuation(id);
     });
-    for (HeadStats& s : stats) add_detectors(reading.att[sz(s.layer)][sz(s.head)].data(), T, roles, s.detectors);
+    for (std::size_t i = 0; i < stats.size(); ++i) {
+      const float* att = reading.att[sz(stats[i].layer)][sz(stats[i].head)].data();
+      add_detectors(att, T, roles, stats[i].detectors);
+      if (by_poem) add_detectors(att, T, roles, (*by_poem)[p][i]);
+    }
     for (int t = 1; t < T; ++t) uniform_entropy += std::log(double(t + 1));
     // Lines: runs between punctuation, line breaks and <poem>. line_start[t]:
     // where t's line begins; previous_start[t]: where the line before began.

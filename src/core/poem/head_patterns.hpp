@@ -47,9 +47,11 @@ void name_pattern(HeadStats& stats);
 
 // The heads over poems (each read in its first window). repeats random
 // sequences of the model's characters, each repeated once, measure induction
-// (0: none).
+// (0: none). by_poem, when given, gets each poem's own detector scores,
+// [poem][layer * heads + head].
+using PoemDetectorScores = std::vector<std::vector<DetectorScores>>;
 std::vector<HeadStats> analyse_heads(const PoemModel& model, const std::vector<std::vector<int>>& poems,
-                                     int repeats = 8);
+                                     int repeats = 8, PoemDetectorScores* by_poem = nullptr);
 // The sequences analyse_heads measures induction on: <poem>, then `period`
 // random characters (not punctuation), then the same again, cut to the context.
 std::vector<int> repeated_sequence(const PoemModel& model, int period, uint64_t seed);

@@ -64,6 +64,27 @@ std::string check_train_config(const PoemTrainConfig& c) {
   return "";
 }
 
+std::vector<std::string> page_slice(const std::vector<std::string>& train_poems) {
+  std::vector<std::string> slice;
+  for (std::size_t i = 0; i < train_poems.size(); i += sz(kPageSliceEvery)) slice.push_back(train_poems[i]);
+  return slice;
+}
+
+PoemTrainConfig page_train_config(const GptConfig& shape, uint64_t seed) {
+  PoemTrainConfig c;
+  c.model = shape;
+  c.steps = 2000;
+  c.batch = 16;
+  c.learning_rate = 1e-2f;
+  c.warmup = 30;
+  c.seed = seed;
+  c.use_modern = false;
+  c.line_start_share = 1.0f;
+  c.dropout = 0.0f;
+  c.threads = 1;  // the page's workers are the threads
+  return c;
+}
+
 PoemTrainer::PoemTrainer(const PoemTrainConfig& config, Vocab vocab, std::vector<int> poem_tokens,
                          std::vector<int> modern_tokens)
     : config_(config), poem_tokens_(std::move(poem_tokens)), modern_tokens_(std::move(modern_tokens)),
@@ -158,22 +179,56 @@ PoemStepStats PoemTrainer::step() {
   return finish_step();
 }
 
+void PoemTrainer::begin_part() {
+  draw_batch();
+  shards_.resize(sz(shards()));
+  std::fill(grads_.begin(), grads_.end(), 0.0f);
+  part_loss_ = 0;
+  part_done_ = 0;
+  next_shard_ = first_shard();
+}
+
 PoemStepStats PoemTrainer::step_part(int sequences) {
-  if (part_done_ == 0) {
-    draw_batch();
-    shards_.resize(sz(shards()));
-    std::fill(grads_.begin(), grads_.end(), 0.0f);
-    part_loss_ = 0;
+  if (next_shard_ < 0) begin_part();
+  for (int done = 0; done < std::max(sequences, 1) && next_shard_ < shards(); done += kShardSequences) {
+    run_shard(next_shard_);
+    add_gradient(next_shard_, 0, grads_.size());
+    add_loss(next_shard_);
+    part_done_ += shard_sequences(next_shard_++);
   }
-  const int B = config_.batch;
-  for (int done = 0; done < std::max(sequences, 1) && part_done_ < B; done += kShardSequences) {
-    const int shard = part_done_ / kShardSequences;
-    run_shard(shard);
-    add_gradient(shard, 0, grads_.size());
-    add_loss(shard);
-    part_done_ = std::min(B, part_done_ + kShardSequences);
+  if (next_shard_ < shards()) return {};
+  next_shard_ = -1;
+  return finish_step();
+}
+
+void PoemTrainer::set_replica(int replica, int replicas) {
+  replicas_ = std::clamp(replicas, 1, shards());
+  replica_ = std::clamp(replica, 0, replicas_ - 1);
+  next_shard_ = -1;
+}
+
+bool PoemTrainer::replica_part(int sequences) {
+  if (next_shard_ < 0) begin_part();
+  for (int done = 0; done < std::max(sequences, 1) && next_shard_ < end_shard(); done += kShardSequences) {
+    run_shard(next_shard_);
+    add_gradient(next_shard_, 0, grads_.size());
+    add_loss(next_shard_);
+    part_done_ += shard_sequences(next_shard_++);
   }
-  if (part_done_ < B) return {};
+  return next_shard_ >= end_shard();
+}
+
+PoemStepStats PoemTrainer::finish_replicas(const std::vector<const float*>& parts, const std::vector<double>& losses) {
+  // Element by element in replica order; this replica's own part may be
+  // grads_ itself (each element is read before it is written).
+  for (std::size_t i = 0; i < grads_.size(); ++i) {
+    float sum = 0.0f;
+    for (const float* part : parts) sum += part[i];
+    grads_[i] = sum;
+  }
+  part_loss_ = 0;
+  for (double loss : losses) part_loss_ += loss;
+  next_shard_ = -1;
   return finish_step();
 }
 

@@ -72,6 +72,17 @@ struct PoemTrainConfig {
 };
 std::string check_train_config(const PoemTrainConfig& config);
 
+// Training in the page (the learned-heads view's "watch it learn"): a slice
+// of the training poems small enough to download (every fourth: some 1.4 MB
+// gzipped), a vocabulary of its characters seen at least kPageMinCount times
+// (rarer ones are <unk>: the output layer, most of a step's work, shrinks to
+// a quarter of the shipped model's), and a recipe that names heads within a
+// minute: a short warm-up to a high peak, no dropout.
+inline constexpr int kPageSliceEvery = 4, kPageMinCount = 100;
+std::vector<std::string> page_slice(const std::vector<std::string>& train_poems);
+// The recipe for a model of the given shape (its vocab is set from the slice).
+PoemTrainConfig page_train_config(const GptConfig& shape, uint64_t seed);
+
 struct PoemStepStats {
   int step = 0;
   float loss = 0;          // this batch's mean loss (nats/char)
@@ -100,6 +111,26 @@ class PoemTrainer {
   // and after the batch's last, the AdamW update: the same bits as step().
   // Returns the step's stats once it is complete, else {} (step 0).
   PoemStepStats step_part(int sequences);
+
+  // Data parallel, as the page's two workers train: replica r of n runs only
+  // its shards of each batch, shards [r S / n, (r + 1) S / n) of the S, while
+  // every replica draws the same batches (the same seed). Once replica_part
+  // has run them, part_gradient() and part_loss() hold their weighted sum;
+  // the replicas exchange these, and each calls finish_replicas with all of
+  // them in replica order: the same sum, the same AdamW step, so the weights
+  // stay the same bits in every replica. (Not the bits of one trainer: the
+  // shards are summed in another grouping.)
+  void set_replica(int replica, int replicas);
+  // This replica's next shards, covering at least `sequences`; true once all
+  // of its shards of the step are done.
+  bool replica_part(int sequences);
+  const std::vector<float>& part_gradient() const { return grads_; }
+  double part_loss() const { return part_loss_; }  // its sequences' losses, summed
+  // parts[r], losses[r]: replica r's; precondition: replica_part returned true.
+  PoemStepStats finish_replicas(const std::vector<const float*>& parts, const std::vector<double>& losses);
+  int replica() const { return replica_; }
+  int replicas() const { return replicas_; }
+
   int steps_done() const { return step_; }
   int sequences_done() const { return part_done_; }  // of the step in parts under way
   const PoemTrainConfig& config() const { return config_; }
@@ -124,6 +155,11 @@ class PoemTrainer {
   std::vector<int> inputs_, targets_;  // this step's batch (B x T each)
   int part_done_ = 0;                  // sequences of the batch done by step_part
   double part_loss_ = 0;               // their losses, summed by sequence
+  int replica_ = 0, replicas_ = 1;
+  int next_shard_ = -1;                // the step in parts: its next shard (-1: none under way)
+  void begin_part();                   // a step in parts starts: its batch, its sums at zero
+  int first_shard() const { return replica_ * shards() / replicas_; }
+  int end_shard() const { return (replica_ + 1) * shards() / replicas_; }
   void draw_batch();
   float learning_rate() const;
   int shards() const { return (config_.batch + kShardSequences - 1) / kShardSequences; }

@@ -258,10 +258,11 @@ void poem_controls(PageControls& controls, const AppState& state) {
     return;
   }
   add(controls, "poem_text", tr("poem.text"), "text", quote(poem_text_in_use(lab)));
+  add(controls, "poem_probe", tr("poem.probe"), "button", "null");
   Control& pick = add(controls, "poem", tr("poem.held_out"), "select", std::to_string(lab.poem));
   pick.option("-1", tr("poem.source.own"));
   for (int i = 0; i < int(lab.summary->held_out.size()); ++i)
-    pick.option(std::to_string(i), std::to_string(i + 1) + ". " + poem_first_line(lab.summary->held_out[std::size_t(i)]));
+    pick.option(std::to_string(i), std::to_string(i + 1) + ". " + poem_label(*lab.summary, i));
   Control& layer = add(controls, "poem_layer", tr("poem.layer"), "select", std::to_string(lab.layer));
   for (int l = 0; l < lab.summary->layers; ++l) layer.option(std::to_string(l), std::to_string(l + 1));
   Control& head = add(controls, "poem_head", tr("a11y.head"), "select", std::to_string(lab.head));
@@ -340,6 +341,10 @@ bool a11y_press(AppState& state, const std::string& action) {
   if (action == "poem_continue") {
     if (state.poem.sampling) state.poem.sampling = false;
     else poem_continue(state);
+    return true;
+  }
+  if (action == "poem_probe") {
+    poem_probe(state);
     return true;
   }
   if (action == "poem_retry") {

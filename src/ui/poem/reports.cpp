@@ -24,6 +24,7 @@ nlohmann::json poem_state_json(const PoemLab& lab) {
   using nlohmann::json;
   json out = {{"load", load_id(lab.load)}, {"received", lab.received}, {"total", lab.total},
               {"error", lab.load_error},  {"poem", lab.poem},           {"text", poem_text_in_use(lab)},
+              {"probe", lab.probe},       {"outline", lab.outline},
               {"layer", lab.layer},       {"head", lab.head},           {"query", poem_query(lab)},
               {"read_error", lab.read_error}, {"sampling", lab.sampling}, {"sample_error", lab.sample_error}};
   out["corpus"] = load_id(lab.corpus);
@@ -32,15 +33,20 @@ nlohmann::json poem_state_json(const PoemLab& lab) {
   if (lab.training) {
     const api::PoemTraining& t = *lab.training;
     out["training"] = {{"steps", t.steps},           {"target", t.target},       {"finished", t.finished},
-                       {"eval_steps", t.eval_steps}, {"eval_loss", t.eval_loss}, {"shipped_loss", t.shipped_loss}};
+                       {"eval_steps", t.eval_steps}, {"eval_loss", t.eval_loss}, {"shipped_loss", t.shipped_loss},
+                       {"replicas", t.replicas},     {"vocab", t.vocab},         {"slice_poems", t.slice_poems}};
   }
   if (lab.summary) {
     json heads = json::array();
     // (The numbers behind each sentence: compute() and the CLI's poem eval.)
     for (const api::PoemHead& h : *poem_heads_shown(lab))
-      heads.push_back({{"layer", h.layer}, {"head", h.head}, {"pattern", h.pattern}, {"sentence", poem_head_sentence(h)}});
+      heads.push_back({{"layer", h.layer}, {"head", h.head}, {"strongest", h.strongest}, {"weight", h.weight},
+                       {"ratio", h.ratio}, {"outline", poem_outline_detector(lab, h)},
+                       {"sentence", poem_head_sentence(h)}});
     out["heads"] = std::move(heads);
     out["held_out"] = lab.summary->held_out.size();
+    out["default_poem"] = lab.summary->default_poem;
+    if (lab.poem >= 0) out["title"] = poem_label(*lab.summary, lab.poem);
   }
   if (lab.reading) {
     const api::PoemReadingData& r = *lab.reading;
@@ -51,6 +57,7 @@ nlohmann::json poem_state_json(const PoemLab& lab) {
       if (r.unknown[std::size_t(t)]) unknown.push_back(t);
     out["unknown"] = std::move(unknown);
     out["cut"] = r.cut;
+    out["period"] = r.period;
     out["loss"] = r.losses;
     json next = json::array();
     const std::size_t q = std::size_t(poem_query(lab));

@@ -26,32 +26,39 @@ void text_box(AppState& state) {
   const float lines = ImGui::GetTextLineHeight() * 5 + ImGui::GetStyle().FramePadding.y * 2;
   if (ImGui::InputTextMultiline("##poem_text", text.data(), text.capacity() + 1, ImVec2(-1, lines),
                                 ImGuiInputTextFlags_CallbackResize, resize_string, &text)) {
-    lab.poem = -1;
+    lab.poem = PoemLab::kOwnText;
+    lab.probe = 0;
     lab.text = text;
     lab.query = -1;
   }
   record_control(state, "poem_text");
+  // The induction probe: random characters repeated once. A new draw each press.
+  if (ImGui::Button(tr("poem.probe"))) poem_probe(state);
+  record_control(state, "poem_probe");
+  ImGui::SameLine();
+  help_marker(tr("poem.probe.help"));
 }
 
 void held_out_picker(AppState& state) {
   PoemLab& lab = state.poem;
   if (!lab.summary) return;
-  const std::vector<std::string>& poems = lab.summary->held_out;
+  const int poems = int(lab.summary->held_out.size());
   ImGui::TextUnformatted(tr("poem.held_out"));
   ImGui::SameLine();
   help_marker(tr("poem.held_out.help"));
-  char label[192];
-  const auto poem_label = [&](int i) {
-    std::snprintf(label, sizeof label, "%d. %s", i + 1, poem_first_line(poems[std::size_t(i)]).c_str());
-    return label;
-  };
+  const auto label = [&](int i) { return std::to_string(i + 1) + ". " + poem_label(*lab.summary, i); };
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::BeginCombo("##poem_pick", lab.poem >= 0 ? poem_label(lab.poem) : tr("poem.source.own"))) {
-    for (int i = 0; i < int(poems.size()); ++i)
-      if (ImGui::Selectable(poem_label(i), i == lab.poem)) {
-        lab.poem = i;
-        lab.query = -1;
-      }
+  const std::string current = lab.probe > 0 ? tr("poem.probe") : lab.poem >= 0 ? label(lab.poem) : tr("poem.source.own");
+  if (ImGui::BeginCombo("##poem_pick", current.c_str())) {
+    ImGuiListClipper clipper;  // 313 poems: only the visible rows are laid out
+    clipper.Begin(poems);
+    while (clipper.Step())
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i)
+        if (ImGui::Selectable(label(i).c_str(), i == lab.poem && lab.probe == 0)) {
+          lab.poem = i;
+          lab.probe = 0;
+          lab.query = -1;
+        }
     ImGui::EndCombo();
   }
   record_control(state, "poem_pick");

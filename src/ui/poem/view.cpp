@@ -34,10 +34,8 @@ std::string format_int(const char* fmt, int a) {
   return text;
 }
 
-std::string pattern_key(const std::string& pattern) {
-  std::string key = "poem.pattern." + pattern;
-  std::replace(key.begin(), key.end(), ' ', '_');
-  return key;
+std::string detector_key(int detector, const char* part) {
+  return "poem.detector." + std::to_string(detector) + part;
 }
 
 std::string head_title(int layer, int head) {
@@ -53,11 +51,14 @@ std::string token_text(const api::PoemReadingData& r, int i) {
   return text;
 }
 
-void cell_tooltip(const api::PoemReadingData& r, const Matrix& w, int q, int k) {
+// detector: the head's pattern (-1: none); the tooltip says whether it counts the cell.
+void cell_tooltip(const api::PoemReadingData& r, const Matrix& w, int q, int k, int detector) {
   ImGui::Text("%s: %d %s", tr("tip.query"), q, token_text(r, q).c_str());
   ImGui::Text("%s: %d %s", tr("tip.key"), k, token_text(r, k).c_str());
   ImGui::Text("%s: %.4f", tr("tip.weight"), double(w(q, k)));
   if (k > q) ImGui::TextDisabled("%s", tr("tip.masked"));
+  else if (detector >= 0 && r.counts(detector, q, k))
+    ImGui::TextWrapped(tr("poem.outline.counted.fmt"), tr(detector_key(detector, "").c_str()));
 }
 
 void load_status(AppState& state) {
@@ -80,9 +81,18 @@ void load_status(AppState& state) {
 void reading_header(AppState& state) {
   const PoemLab& lab = state.poem;
   const api::PoemReadingData& r = *lab.reading;
-  if (lab.show_trained && lab.training) ImGui::TextWrapped(tr("poem.source.trained.fmt"), lab.trained_poem + 1, lab.training->steps);
-  else if (lab.poem >= 0) ImGui::TextWrapped(tr("poem.source.held_out.fmt"), lab.poem + 1);
-  else ImGui::TextWrapped("%s", tr("poem.source.own"));
+  const api::PoemSummary& s = *lab.summary;
+  if (lab.show_trained && lab.training) {
+    ImGui::TextWrapped(tr("poem.source.trained.fmt"), poem_label(s, lab.trained_poem).c_str(), lab.training->steps);
+  } else if (lab.probe > 0) {
+    ImGui::TextWrapped("%s", tr("poem.probe.look"));
+  } else if (lab.poem >= 0) {
+    ImGui::TextWrapped(tr("poem.source.held_out.fmt"), poem_label(s, lab.poem).c_str());
+    if (lab.poem == s.default_poem)
+      ImGui::TextWrapped(tr("poem.source.default.fmt"), s.whole_poems, double(s.default_weight) * 100.0);
+  } else {
+    ImGui::TextWrapped("%s", tr("poem.source.own"));
+  }
   if (r.cut > 0) {
     ImGui::TextWrapped(tr("poem.window.fmt"), r.size(), r.size() + r.cut);
   }
@@ -104,11 +114,25 @@ void head_heatmap(AppState& state, int layer, int head, const ImVec2& size, cons
   const bool selected = layer == lab.layer && head == lab.head;
   ImGui::PushID(index);
   ImGui::BeginChild("##poem_head", size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-  std::string title = head_title(layer, head);
-  if (const api::PoemHead* found = poem_head_found(lab, layer, head))
-    title += std::string(" - ") + tr(pattern_key(found->pattern).c_str());
-  if (selected) ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_PlotHistogram), "%s", title.c_str());
-  else ImGui::TextUnformatted(title.c_str());
+  // The title: which head, and its pattern in a sentence with its numbers.
+  // Hovering it outlines the cells the pattern counts; clicking selects the
+  // head with its outline (again: without).
+  const api::PoemHead* found = poem_head_found(lab, layer, head);
+  const std::string title = found ? poem_head_sentence(*found) : head_title(layer, head);
+  const ImVec4 ink = selected ? ImGui::GetStyleColorVec4(ImGuiCol_PlotHistogram) : ImGui::GetStyleColorVec4(ImGuiCol_Text);
+  ImGui::PushStyleColor(ImGuiCol_Text, ink);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(title.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+  const bool title_hovered = ImGui::IsItemHovered();
+  if (ImGui::IsItemClicked()) {
+    lab.outline = selected ? !lab.outline : true;
+    lab.layer = layer;
+    lab.head = head;
+  }
+  if (title_hovered) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+  record_region(state, "poem_title_l" + std::to_string(layer) + "h" + std::to_string(head));
   HeatmapLayout entry;
   entry.name = "poem_l" + std::to_string(layer) + "h" + std::to_string(head);
   entry.title = head_title(layer, head);
@@ -124,8 +148,11 @@ void head_heatmap(AppState& state, int layer, int head, const ImVec2& size, cons
   spec.col_axis = tr("axis.key");
   spec.value_name = tr("axis.weight");
   spec.highlight_row = poem_query(lab);
+  const int detector = found ? poem_outline_detector(lab, *found) : -1;
+  if (detector >= 0 && ((selected && lab.outline) || title_hovered))
+    spec.outlined = r.counted.data() + std::size_t(detector) * std::size_t(r.size()) * std::size_t(r.size());
   spec.generation = ((lab.reading_generation * 1099511628211ull) ^ uint64_t(index + 1)) | 1;
-  spec.tooltip = [&r, &w](int q, int k) { cell_tooltip(r, w, q, k); };
+  spec.tooltip = [&r, &w, detector](int q, int k) { cell_tooltip(r, w, q, k, detector); };
   const plot::HeatmapCells cells = draw_heatmap(state, std::move(entry), ImVec2(0, 0));
   if (cells.clicked) {
     lab.layer = layer;
@@ -138,13 +165,15 @@ void head_heatmap(AppState& state, int layer, int head, const ImVec2& size, cons
 
 // The selected head: its pattern in words, and the mean weight at each offset.
 void head_details(AppState& state, float height) {
-  const PoemLab& lab = state.poem;
+  const PoemLab& lab = state.poem;  // (outline: the checkbox below changes it)
   const api::PoemHead* found = poem_head_found(lab, lab.layer, lab.head);
   if (!found) return;
   ImGui::BeginChild("##poem_head_details", ImVec2(0, height), true);
   ImGui::TextWrapped("%s", poem_head_sentence(*found).c_str());
   ImGui::SameLine();
   help_marker(tr("poem.pattern.help"));
+  if (ImGui::Checkbox(tr("poem.outline"), &state.poem.outline)) mark_state_changed(state);
+  record_control(state, "poem_outline");
   if (plot::BeginPlot("##poem_offsets", ImVec2(0, 0))) {
     plot::SetupAxes(tr("poem.offset.axis"), tr("poem.offset.weight"));
     float offsets[api::kPoemMaxOffset + 1];
@@ -242,6 +271,7 @@ void training_panel(AppState& state) {
   const float font = ImGui::GetFontSize();
   ImGui::BeginChild("##poem_training", ImVec2(0, font * 16), true);
   ImGui::TextWrapped(tr("poem.train.progress.fmt"), t.steps, t.target, t.sequences, t.batch);
+  ImGui::TextWrapped(tr("poem.train.recipe.fmt"), t.slice_poems, t.vocab, t.replicas);
   if (t.finished) {
     const float loss = t.eval_loss.empty() ? 0.0f : t.eval_loss.back();
     ImGui::TextWrapped(tr("poem.train.compare.fmt"), double(loss), double(t.shipped_loss));
@@ -252,7 +282,7 @@ void training_panel(AppState& state) {
     plot::PlotLine(tr("poem.train.legend.train"), t.train_steps.data(), t.train_loss.data(), int(t.train_steps.size()));
     plot::PlotLine(tr("poem.train.legend.held_out"), t.eval_steps.data(), t.eval_loss.data(), int(t.eval_steps.size()));
     if (lab.summary) {
-      const float xs[2] = {0.0f, float(t.target)}, ys[2] = {lab.summary->held_out_loss, lab.summary->held_out_loss};
+      const float xs[2] = {0.0f, float(t.target)}, ys[2] = {lab.summary->eval_loss, lab.summary->eval_loss};
       plot::PlotLine(tr("poem.train.legend.shipped"), xs, ys, 2);
     }
     plot::EndPlot();
@@ -277,24 +307,21 @@ std::string poem_token_label(const std::string& token) {
 }
 
 std::string poem_head_sentence(const api::PoemHead& h) {
-  const std::string head = head_title(h.layer, h.head);
-  const std::string name = tr(pattern_key(h.pattern).c_str());
-  const double pct = 100.0;
-  std::string numbers;
-  if (h.pattern == "first position") numbers = format(tr("poem.numbers.first.fmt"), h.first_weight * pct);
-  else if (h.pattern == "line boundary")
-    numbers = format(tr("poem.numbers.punctuation.fmt"), h.punctuation_weight * pct,
-                     h.punctuation_share > 0 ? h.punctuation_weight / h.punctuation_share : 0.0);
-  else if (h.pattern == "previous line")
-    numbers = format(tr("poem.numbers.previous_line.fmt"), h.previous_line_weight * pct);
-  else if (h.pattern == "current character") numbers = format(tr("poem.numbers.offset0.fmt"), h.by_offset[0] * pct);
-  else if (h.pattern == "previous character") numbers = format(tr("poem.numbers.offset1.fmt"), h.by_offset[1] * pct);
-  else if (h.pattern == "local")
-    numbers = format(tr("poem.numbers.local.fmt"), (h.by_offset[0] + h.by_offset[1] + h.by_offset[2]) * pct);
-  else
-    numbers = format(tr("poem.numbers.broad.fmt"), h.entropy, h.punctuation_weight * pct,
-                     h.punctuation_share > 0 ? h.punctuation_weight / h.punctuation_share : 0.0);
-  return head + tr("poem.sentence.colon") + name + tr("poem.sentence.colon") + numbers;
+  std::string sentence = head_title(h.layer, h.head) + tr("poem.sentence.colon");
+  char numbers[320];
+  if (h.strongest >= 0) {  // "对仗：31 % 的权重在上一句的同一位置，是均匀注意力的 9 倍"
+    const std::size_t d = std::size_t(h.strongest);
+    std::snprintf(numbers, sizeof numbers, tr("poem.detected.fmt"), tr(detector_key(h.strongest, "").c_str()),
+                  double(h.weight[d]) * 100.0, tr(detector_key(h.strongest, ".where").c_str()), double(h.ratio[d]));
+  } else {  // no detector at 3x uniform and 20 %: the closest, and how spread the head is
+    int best = 0;
+    for (int d = 1; d < api::kPoemDetectors; ++d)
+      if (h.ratio[std::size_t(d)] > h.ratio[std::size_t(best)]) best = d;
+    std::snprintf(numbers, sizeof numbers, tr("poem.undetected.fmt"), tr(detector_key(best, "").c_str()),
+                  double(h.weight[std::size_t(best)]) * 100.0, double(h.ratio[std::size_t(best)]), double(h.entropy),
+                  double(h.uniform_entropy));
+  }
+  return sentence + numbers;
 }
 
 std::string poem_load_text(const PoemLab& lab) {
@@ -336,7 +363,8 @@ void poem_view(AppState& state) {
   for (int c = 1; c <= std::min(fit, r.heads); ++c)
     if (r.heads % c == 0) columns = c;
   const float side = std::floor((width + spacing) / float(columns) - spacing);
-  const ImVec2 size(side, std::min(side * 0.85f, font * 40));
+  // Room for the heatmap and, above it, the title's sentence on two or three lines.
+  const ImVec2 size(side, std::min(side * 0.85f + font * 3, font * 43));
   for (int i = 0; i < r.layers * r.heads; ++i) {
     if (i % columns) ImGui::SameLine();
     head_heatmap(state, i / r.heads, i % r.heads, size, labels, known);

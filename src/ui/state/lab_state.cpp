@@ -282,8 +282,20 @@ const std::vector<UiField>& ui_fields() {
          return {};
        }},
       // The learned-heads view (state/poem_lab.hpp).
-      poem_int_field("poem", -1, api::PoemLimits::kHeldOutPoems - 1, &PoemLab::poem,
-                ATTN_DOC("The learned-heads view's held-out poem (0-based), or -1 for the reader's own text (poem_text).")),
+      poem_int_field("poem", PoemLab::kDefaultPoem, api::PoemLimits::kHeldOutPoems - 1, &PoemLab::poem,
+                ATTN_DOC("The learned-heads view's held-out poem (0-based, of tang300's 313), -1 for the reader's own "
+                         "text (poem_text), -2 for the poem the view opens on (chosen by the heads' numbers).")),
+      poem_int_field("poem_probe", 0, 2147483647, &PoemLab::probe,
+                ATTN_DOC("The induction probe's seed: the text is then random characters repeated once (0: no probe).")),
+      {"poem_outline", false, "true or false",
+       ATTN_DOC("Whether the selected head's heatmap outlines the cells its pattern counts."),
+       [](const AppState& s) { return StateJson(s.poem.outline); },
+       [](const Json& value, bool, std::string*, Commit* commit) -> std::string {
+         if (!value.is_boolean()) return "poem_outline: expected true or false, got " + api::describe(value);
+         const bool on = value.get<bool>();
+         *commit = [on](AppState& s) { s.poem.outline = on; };
+         return {};
+       }},
       {"poem_text", true, "a string (UTF-8)", ATTN_DOC("The learned-heads view's own text, read when poem is -1."),
        [](const AppState& s) { return StateJson(s.poem.text); },
        [](const Json& value, bool, std::string*, Commit* commit) -> std::string {

@@ -163,7 +163,8 @@ void sample_step(AppState& state) {
     return;
   }
   // The continuation so far becomes the reader's text, read like typed text.
-  lab.poem = -1;
+  lab.poem = PoemLab::kOwnText;
+  lab.probe = 0;
   lab.text = lab.sample_prompt + continuation;
   lab.query = -1;
   if (done) lab.sampling = false;
@@ -172,11 +173,13 @@ void sample_step(AppState& state) {
 
 void reset_training(AppState& state) {
   PoemLab& lab = state.poem;
-  lab.trained_poem = std::max(0, lab.poem);
+  lab.trained_poem = lab.poem >= 0 ? lab.poem : lab.summary ? lab.summary->default_poem : 0;
   api::WireWriter request;
   request.u32(uint32_t(api::PoemOp::TrainReset));
-  request.u32(1);  // the shipped model's seed
+  request.u32(1);  // the seed
   request.u32(uint32_t(lab.trained_poem));
+  request.u32(0);  // this thread's trainer is the first replica; the platform starts the others
+  request.u32(uint32_t(std::max(1, lab.replicas)));
   to_trainer(state, request, api::PoemOp::TrainReset);
 }
 
@@ -239,9 +242,59 @@ void poem_train(AppState& state, PoemTrainAction action) {
 bool poem_open(const AppState& state) { return open_view(state).source == ViewSource::Poem; }
 
 std::string poem_text_in_use(const PoemLab& lab) {
+  if (lab.probe > 0) return poem_probe_text(lab, lab.probe);
   if (lab.poem >= 0 && lab.summary && lab.poem < int(lab.summary->held_out.size()))
     return lab.summary->held_out[std::size_t(lab.poem)];
-  return lab.poem >= 0 ? std::string() : lab.text;
+  return lab.poem == PoemLab::kOwnText ? lab.text : std::string();
+}
+
+std::string poem_probe_text(const PoemLab& lab, int seed) {
+  if (!lab.summary) return {};
+  // The held-out poems' characters once each, in the order met: every one
+  // is in the model's vocabulary or close to it, and none is punctuation.
+  std::vector<std::string> chars;
+  std::string seen;
+  for (const std::string& poem : lab.summary->held_out)
+    for (std::size_t i = 0; i < poem.size();) {
+      std::size_t n = 1;
+      const unsigned char lead = static_cast<unsigned char>(poem[i]);
+      if (lead >= 0xF0) n = 4;
+      else if (lead >= 0xE0) n = 3;
+      else if (lead >= 0xC0) n = 2;
+      const std::string ch = poem.substr(i, n);
+      i += n;
+      // Ideographs only (three bytes from U+4E00): no marks, no line breaks.
+      if (n != 3 || ch < "\xE4\xB8\x80" || ch > "\xE9\xBF\xBF" || seen.find(ch) != std::string::npos) continue;
+      seen += ch;
+      chars.push_back(ch);
+    }
+  if (chars.empty()) return {};
+  // splitmix64 from the seed: the same seed, the same probe, on every platform.
+  uint64_t x = uint64_t(seed);
+  const auto next = [&x] {
+    uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  };
+  std::string run;
+  for (int i = 0; i < api::PoemLimits::kProbePeriod; ++i) run += chars[std::size_t(next() % chars.size())];
+  return run + run;
+}
+
+void poem_take_summary(PoemLab& lab, api::PoemSummary summary) {
+  lab.summary = std::move(summary);
+  const int poems = int(lab.summary->held_out.size());
+  if (lab.poem == PoemLab::kDefaultPoem || lab.poem >= poems) lab.poem = poems ? lab.summary->default_poem : PoemLab::kOwnText;
+}
+
+std::string poem_label(const api::PoemSummary& s, int poem) {
+  if (poem < 0 || poem >= int(s.held_out.size())) return {};
+  const std::string& title = s.titles[std::size_t(poem)];
+  const std::string& author = s.authors[std::size_t(poem)];
+  std::string label = title.empty() ? poem_first_line(s.held_out[std::size_t(poem)]) : "\xE3\x80\x8A" + title + "\xE3\x80\x8B";
+  if (!author.empty()) label += " " + author;
+  return label;
 }
 
 std::string poem_first_line(const std::string& poem) { return poem.substr(0, poem.find('\n')); }
@@ -256,7 +309,8 @@ void poem_update(AppState& state) {
   const bool in_flight = lab.posted > int(lab.read_posted);  // a TrainReset or TrainRun
   if (lab.show_trained && !lab.training && !lab.training_running && !in_flight) lab.show_trained = false;
   const bool trained = lab.show_trained && lab.training;
-  const std::string text = trained ? lab.summary->held_out[std::size_t(lab.trained_poem)] : poem_text_in_use(lab);
+  const int trained_poem = std::clamp(lab.trained_poem, 0, std::max(0, int(lab.summary->held_out.size()) - 1));
+  const std::string text = trained ? lab.summary->held_out[std::size_t(trained_poem)] : poem_text_in_use(lab);
   const bool stale = lab.read_again || (!lab.reading && lab.read_error.empty()) || text != lab.read_text ||
                      lab.read_trained != trained;
   if (stale && !lab.read_posted) read_text(state, text);
@@ -275,6 +329,15 @@ bool poem_busy(const PoemLab& lab) {
   // Training in the trainer's thread is not this page's work: its answers
   // wake the frames (drawing meanwhile would take the CPU it trains on).
   return poem_pending(lab) || (lab.training_running && !lab.post);
+}
+
+void poem_probe(AppState& state) {
+  PoemLab& lab = state.poem;
+  lab.probe = lab.probe > 0 && lab.probe < 2147483647 ? lab.probe + 1 : 1;
+  lab.poem = PoemLab::kOwnText;
+  lab.text = poem_probe_text(lab, lab.probe);
+  lab.query = -1;
+  mark_state_changed(state);
 }
 
 void poem_continue(AppState& state) {
@@ -320,6 +383,15 @@ int poem_query(const PoemLab& lab) {
 const std::vector<api::PoemHead>* poem_heads_shown(const PoemLab& lab) {
   if (lab.show_trained && lab.training) return &lab.training->heads;
   return lab.summary ? &lab.summary->heads_found : nullptr;
+}
+
+int poem_outline_detector(const PoemLab& lab, const api::PoemHead& head) {
+  if (lab.reading && lab.reading->period > 0) return api::kPoemInduction;
+  if (head.strongest >= 0) return head.strongest;
+  int best = -1;
+  for (int d = 0; d < api::kPoemDetectors; ++d)
+    if (d != api::kPoemInduction && (best < 0 || head.ratio[std::size_t(d)] > head.ratio[std::size_t(best)])) best = d;
+  return best;
 }
 
 const api::PoemHead* poem_head_found(const PoemLab& lab, int layer, int head) {

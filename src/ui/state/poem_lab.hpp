@@ -34,8 +34,16 @@ enum class PoemLoad {
 
 struct PoemLab {
   // ---- the reader's choices (state fields: lab_state.cpp) -------------------
-  int poem = 0;          // the held-out poem shown; -1: the reader's own text
-  std::string text;      // the reader's own text (when poem is -1)
+  static constexpr int kOwnText = -1;
+  static constexpr int kDefaultPoem = -2;  // until the model is loaded: then its summary's default_poem
+  int poem = kDefaultPoem;  // the held-out poem shown; kOwnText: the reader's own text
+  std::string text;      // the reader's own text (when poem is kOwnText)
+  // The induction probe (a seed, 0: none): the text is then poem_probe_text's
+  // random characters, repeated once. Editing the text or picking a poem ends it.
+  int probe = 0;
+  // The selected head's pattern shown on its heatmap: the cells its detector
+  // counts outlined (clicking a head's title turns it on and off).
+  bool outline = true;
   int layer = 0, head = 0;
   int query = -1;        // the selected position; -1: the last
   int sample_length = 28;
@@ -57,6 +65,7 @@ struct PoemLab {
   // costs the first download.)
   void (*post)(const std::vector<uint8_t>& request) = nullptr;
   int posted = 0;  // requests posted and not answered yet
+  int replicas = 1;  // the trainer's threads, each taking a part of every batch (the browser: one per worker)
   std::optional<api::PoemSummary> summary;
 
   // ---- what the model answered for the text in use -----------------------------
@@ -98,8 +107,15 @@ void poem_take_answer(AppState& state, api::PoemOp op, const std::vector<uint8_t
 // The poem view is open (its statistics and requests run only then).
 bool poem_open(const AppState& state);
 
-// The text the view reads: the held-out poem chosen, or the reader's own.
+// The text the view reads: the held-out poem chosen, the probe, or the reader's own.
 std::string poem_text_in_use(const PoemLab& lab);
+// The probe's text for a seed: PoemLimits::kProbePeriod characters drawn
+// from the held-out poems' (not punctuation), then the same again.
+std::string poem_probe_text(const PoemLab& lab, int seed);
+// The model is loaded: its summary, and the poem the view opens on.
+void poem_take_summary(PoemLab& lab, api::PoemSummary summary);
+// The held-out poem's label: "《title》 author" (its first line when it has no title).
+std::string poem_label(const api::PoemSummary& summary, int poem);
 // The held-out poem's first line (the picker's label), "" when there is none.
 std::string poem_first_line(const std::string& poem);
 
@@ -110,6 +126,9 @@ void poem_update(AppState& state);
 // them between frames), a continuation being drawn (poem_pending), training.
 bool poem_busy(const PoemLab& lab);
 bool poem_pending(const PoemLab& lab);
+
+// The induction probe: the text becomes a new random run repeated once (the seed after the last).
+void poem_probe(AppState& state);
 
 // Starts a continuation of the text in use (the view's 续写 button).
 void poem_continue(AppState& state);
@@ -128,5 +147,9 @@ int poem_query(const PoemLab& lab);
 const std::vector<api::PoemHead>* poem_heads_shown(const PoemLab& lab);
 // The head the selection names, from those (null before it is loaded).
 const api::PoemHead* poem_head_found(const PoemLab& lab, int layer, int head);
+// The detector whose cells a head's outline shows on the reading: on the
+// probe's repeated text, induction; else the head's pattern, or for a head
+// without one the detector it comes closest to (the largest ratio). -1: none.
+int poem_outline_detector(const PoemLab& lab, const api::PoemHead& head);
 
 }  // namespace attn::ui

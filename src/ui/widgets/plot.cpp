@@ -910,6 +910,27 @@ void draw_selected_row(const HeatmapWidget& hm, const HeatmapGeometry& g) {
   hm.draw_list->AddRectFilled(ImVec2(g.cell_min.x - 5, y0), ImVec2(g.cell_min.x - 2, y0 + std::max(cell, 2.0f)), blue);
 }
 
+// Marked cells (HeatmapSpec::outlined): a frame in the selection's colour
+// along each cell's edge, over a pale one where the cells are big enough, so
+// it shows on dark cells too. The centres keep their colour (what a reader
+// reads, and what the tests sample); cells under 3 pixels get no frame.
+void draw_outlined_cells(const HeatmapWidget& hm, const HeatmapGeometry& g) {
+  const uint8_t* marks = hm.spec.outlined;
+  if (!marks || g.cell_px < 3) return;
+  const ImU32 blue = colors().selection, pale = IM_COL32(255, 255, 255, 200);
+  const float cell = g.cell, px = g.cell / float(g.cell_px);  // one framebuffer pixel in ImGui units
+  for (int r = g.row0; r < g.row0 + g.rows; ++r)
+    for (int c = g.col0; c < g.col0 + g.cols; ++c) {
+      if (!marks[std::size_t(r) * std::size_t(hm.spec.cols) + std::size_t(c)]) continue;
+      const ImVec2 min(g.cell_min.x + float(c - g.col0) * cell, g.cell_min.y + float(r - g.row0) * cell);
+      const ImVec2 max(min.x + cell, min.y + cell);
+      if (g.cell_px >= 8)
+        hm.draw_list->AddRect(min, max, pale, 0, 0, 3 * px);
+      hm.draw_list->AddRect(ImVec2(min.x + px * 0.5f, min.y + px * 0.5f), ImVec2(max.x - px * 0.5f, max.y - px * 0.5f),
+                            blue, 0, 0, g.cell_px >= 8 ? 1.5f * px : px);
+    }
+}
+
 // The keyboard's cell cursor: a dark and a light frame around the cell, so
 // it shows on every colour of every map.
 void draw_cell_cursor(const HeatmapWidget& hm, const HeatmapGeometry& g) {
@@ -1026,6 +1047,7 @@ bool PlotHeatmap(const char* label_id, const HeatmapSpec& spec, const ImVec2& si
   draw_token_labels(hm, geometry);
   draw_axis_titles(hm, geometry);
   if (spec.colorbar) DrawColorbar(hm.draw_list, geometry.bar_min, geometry.bar_max, spec.colormap, spec.lo, spec.hi);
+  draw_outlined_cells(hm, geometry);
   draw_selected_row(hm, geometry);
   draw_cell_cursor(hm, geometry);
   const HeatmapCells out = hover_readout(hm, geometry, hovered, released);

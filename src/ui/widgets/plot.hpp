@@ -130,6 +130,9 @@ struct HeatmapSpec {
   const char* value_name = "";    // hover readout ("weight")
   bool colorbar = true;
   int highlight_row = -1;         // outlined row (the selected query)
+  // rows x cols, non-zero: the cell is outlined (e.g. the keys a head
+  // detector counts); null: none.
+  const uint8_t* outlined = nullptr;
   int cursor_row = -1, cursor_col = -1;  // the keyboard's cell cursor (ui/a11y/a11y.hpp), -1: none
   HeatmapZoom* zoom = nullptr;    // null: no zoom/pan (cells shrink to fit, min 1 px)
   // Non-zero: names these exact values (a result's generation and which of its
