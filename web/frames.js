@@ -276,6 +276,13 @@
       wake();
     },
     wake,
+    // New numbers from elsewhere (a trainer's answer): two frames to draw
+    // them, not an input's settle frames. Answers that come ten times a
+    // second must not keep the lab from ever settling.
+    draw() {
+      settle = Math.max(settle, 2);
+      request();
+    },
     onFrame(listener) { frameListeners.push(listener); },
     // main.js: no frames while the WebGL context is lost; draw again once it is back.
     setContextLost(lost) {

@@ -3,24 +3,29 @@
 // page calls attentionLab.loadPoem(), so the lab's first download does not
 // carry it. Everything comes from the page's own host:
 //   attention_poem.js + .wasm  the model's code (its own wasm module)
-//   poem_model.bin             the weights the native build trained (~2 MB)
-//   corpus/tang300             fortunes-zh's Tang poems: the held-out ones are shown
-//   corpus/song100, chinese(.gz)  the rest of the corpus, only when the reader trains a model
-//   poem_worker.js             the trainer's Web Worker: a second instance of the module
-//                              that trains a fresh model, so no frame waits for a step
+//   poem_model.bin             the weights the native build trained (~0.5 MB, int8)
+//   corpus/tang300             fortunes-zh's Tang poems: the 313 held-out poems shown
+//   corpus/tang_train(.gz)     the slice of the training poems the page trains on, only
+//                              when the reader trains a model (~1.4 MB gzipped)
+//   poem_worker.js             the trainers' Web Workers: two more instances of the module
+//                              that train a fresh model data-parallel, so no frame waits
+//                              for a step and both cores work
 //
 //   window.attentionLabPoem.request(lab) -> Promise: loads once (again after a failure),
 //     reporting progress to the lab (_attn_poem_progress) and the end (_attn_poem_loaded)
-//   window.attentionLabPoem.corpus(lab) -> Promise: song100 and chinese into the trainer
-//     (the worker; this page's module when no worker starts), ending with
-//     _attn_poem_corpus_loaded; with a worker, lab.attnPoemPost(lab, pointer, size) posts
-//     a request to it and _attn_poem_answer(op, pointer, size) brings its answer
+//   window.attentionLabPoem.corpus(lab) -> Promise: the slice into the trainers (two
+//     workers; one when the second will not start; this page's module when none does),
+//     ending with _attn_poem_corpus_loaded; with workers, lab.attnPoemReplicas says how
+//     many, lab.attnPoemPost(lab, pointer, size) posts a request to the first and
+//     _attn_poem_answer(op, pointer, size) brings its answer
 //   window.attentionLabPoem.call(lab, pointer, size) -> a request's answer, copied into
 //     the lab's heap as [u32 size][bytes]
 //   window.attentionLabPoem.compute(config) -> compute()'s {poem: {text}} result; for
 //     {poem: {text, model: 'training'}} with the trainer in its worker, a Promise of it
+//   window.attentionLabPoem.checksums() -> Promise of each training worker's {steps, hash}
+//     of its weights (the two hold the same bits)
 //   window.attentionLabPoem.status() -> {state: 'idle'|'loading'|'loaded'|'failed',
-//     received, total, error, ms, trainer: 'none'|'worker'|'page'}
+//     received, total, error, ms, trainer: 'none'|'workers'|'worker'|'page'}
 (function () {
   'use strict';
   const status = { state: 'idle', received: 0, total: 0, error: null, ms: 0, trainer: 'none' };
@@ -143,34 +148,38 @@
     return fetchBytes(url);
   }
 
-  // The rest of the corpus, for training in the page (asked for by Start):
-  // into a worker of its own, or into this page's module when none starts
-  // (then training is time-sliced between frames: slower, and frames longer).
+  // The training slice, for training in the page (asked for by Start): into
+  // two workers of its own, one when a second will not start, or this page's
+  // module when none does (then training is time-sliced between frames:
+  // slower, and frames longer).
   let corpusLoading = null;
   function corpus(lab) {
     if (corpusLoading) return corpusLoading;
     corpusLoading = (async () => {
       if (!model) await request(lab);
-      const song100 = await fetchBytes('corpus/song100');
-      const modern = await fetchMaybeGzipped('corpus/chinese');
-      try {
-        await startWorker(lab, song100, modern);
-        status.trainer = 'worker';
-        return;
-      } catch (e) {
-        console.warn(`attention lab: no worker for training (${e.message}); it runs in the page`);
+      const slice = await fetchMaybeGzipped('corpus/tang_train');
+      // (window.attentionLabPoemWorkers = 1 before Start: one worker, to compare; the benchmark does.)
+      for (const count of window.attentionLabPoemWorkers === 1 ? [1] : [2, 1]) {
+        try {
+          await startWorkers(lab, slice, count);
+          status.trainer = count === 2 ? 'workers' : 'worker';
+          lab.attnPoemReplicas = count;
+          return;
+        } catch (e) {
+          console.warn(`attention lab: ${count} worker(s) for training would not start (${e.message})`);
+        }
       }
-      const s = intoHeap(model, song100);
-      const m = intoHeap(model, modern);
+      console.warn('attention lab: no worker for training; it runs in the page');
+      const s = intoHeap(model, slice);
       let error;
       try {
-        error = model.UTF8ToString(model._poem_corpus(s, song100.length, m, modern.length));
+        error = model.UTF8ToString(model._poem_corpus(s, slice.length));
       } finally {
         model._free(s);
-        model._free(m);
       }
       if (error) throw new Error(error);
       status.trainer = 'page';
+      lab.attnPoemReplicas = 1;
     })().then(() => {
       window.attentionLabUtf16.call(lab, '_attn_poem_corpus_loaded', '');
       wake();
@@ -182,18 +191,25 @@
     return corpusLoading;
   }
 
-  // The trainer's worker (poem_worker.js): loaded with the same files, then
-  // it answers requests in the order they were posted.
-  let worker = null;
-  const posted = [];     // the ops of the requests it has not answered yet
+  // The trainers' workers (poem_worker.js), each loaded with the same files:
+  // the first answers the page's requests in the order they were posted; the
+  // helper, on the other end of a MessageChannel, trains the other half of
+  // each batch.
+  let worker = null, helper = null;
+  let generation = 0;    // fresh models (TrainReset) so far: the workers drop older gradients
+  const posted = [];     // the ops of the requests the first has not answered yet
   const computing = [];  // the compute() promises it has not answered yet ({resolve})
-  function startWorker(lab, song100, modern) {
+  const checking = new Map();  // worker -> the checksums it owes (resolve functions)
+  function startWorkers(lab, slice, count) {
     if (typeof Worker !== 'function') return Promise.reject(new Error('this browser has no Worker'));
-    return new Promise((resolve, reject) => {
+    const channel = count === 2 && typeof MessageChannel === 'function' ? new MessageChannel() : null;
+    if (count === 2 && !channel) return Promise.reject(new Error('this browser has no MessageChannel'));
+    const started = [];
+    const start = (role, port) => new Promise((resolve, reject) => {
       const w = new Worker('poem_worker.js');
+      started.push(w);
       const failed = (message) => {
-        if (worker === w) return stopped(lab, w, message);
-        w.terminate();  // it never started: training runs in the page instead
+        if (worker === w || helper === w) return stopped(lab, message);
         reject(new Error(message));
       };
       w.onerror = (event) => {
@@ -202,19 +218,31 @@
       };
       w.onmessage = ({ data }) => {
         if ('loaded' in data) {
-          if (data.loaded) return failed(data.loaded);
-          worker = w;
-          lab.attnPoemPost = post;
-          resolve();
+          if (data.loaded) failed(data.loaded);
+          else resolve(w);
         } else if ('answer' in data) {
           answer(lab, posted.shift(), data.answer);
         } else if ('computed' in data) {
           computing.shift().resolve(JSON.parse(data.computed));
+        } else if ('checksum' in data) {
+          checking.get(w).shift()(data.checksum);
         } else if ('failed' in data) {
           failed(data.failed);
         }
       };
-      w.postMessage({ load: { weights: files.weights, tang300: files.tang300, song100, modern } });
+      checking.set(w, []);
+      const load = { weights: files.weights, tang300: files.tang300, slice, role, port };
+      w.postMessage({ load }, port ? [port] : []);
+    });
+    const all = [start('first', channel && channel.port1)];
+    if (channel) all.push(start('helper', channel.port2));
+    return Promise.all(all).then(([first, second]) => {
+      worker = first;
+      helper = second || null;
+      lab.attnPoemPost = post;
+    }, (e) => {
+      started.forEach((w) => w.terminate());  // none trains: fewer workers, or the page, instead
+      throw e;
     });
   }
 
@@ -225,7 +253,7 @@
     } finally {
       lab._free(pointer);
     }
-    wake();
+    if (window.attentionLabFrames) window.attentionLabFrames.draw();
   }
 
   // The bytes of an answer that is only an error (api/poem_wire.hpp: [u32 size][UTF-8]).
@@ -237,13 +265,15 @@
     return bytes;
   }
 
-  // The worker stopped (an abort, out of memory): what it still owed is
-  // answered with why, and Start fetches the corpus into a new one.
-  function stopped(lab, w, message) {
-    worker = null;
+  // A worker stopped (an abort, out of memory): both go, what the first
+  // still owed is answered with why, and Start fetches the slice into new ones.
+  function stopped(lab, message) {
+    if (!worker) return;
+    worker.terminate();
+    if (helper) helper.terminate();
+    worker = helper = null;
     corpusLoading = null;
     delete lab.attnPoemPost;
-    w.terminate();
     console.warn(`attention lab: the trainer stopped: ${message}`);
     while (posted.length) answer(lab, posted.shift(), errorAnswer(`the trainer stopped: ${message}`));
     while (computing.length) computing.shift().resolve({ error: `poem: the trainer stopped: ${message}` });
@@ -258,8 +288,16 @@
       setTimeout(() => answer(lab, op, errorAnswer('the trainer stopped')), 0);
       return;
     }
+    if (op === 6 && bytes.length >= 20) {  // TrainReset: a fresh model, in the helper too as replica 1
+      generation += 1;
+      if (helper) {
+        const reset = bytes.slice();
+        new DataView(reset.buffer).setUint32(12, 1, true);
+        helper.postMessage({ reset, generation }, [reset.buffer]);
+      }
+    }
     posted.push(op);
-    worker.postMessage({ request: bytes }, [bytes.buffer]);
+    worker.postMessage({ request: bytes, generation }, [bytes.buffer]);
   }
 
   function call(lab, pointer, size) {
@@ -290,5 +328,12 @@
     return JSON.parse(model.UTF8ToString(window.attentionLabUtf16.call(model, '_poem_compute', text)));
   }
 
-  window.attentionLabPoem = { request, corpus, call, compute, status: () => Object.assign({}, status) };
+  function checksums() {
+    return Promise.all([worker, helper].filter(Boolean).map((w) => new Promise((resolve) => {
+      checking.get(w).push(resolve);
+      w.postMessage({ checksum: true });
+    })));
+  }
+
+  window.attentionLabPoem = { request, corpus, call, compute, checksums, status: () => Object.assign({}, status) };
 })();

@@ -8,9 +8,13 @@
 //   poem_corpus(slice, size) -> "" or the error (training in the page needs it: corpus/tang_train)
 //   poem_view_strings() -> the view's strings (added to the lab's tables)
 //   poem_call(request, size) -> the answer (valid until the next call); poem_answer_size()
+//   poem_waiting() -> 1 when this replica's part of a training step waits for the others' (web/poem_worker.js)
+//   poem_checksum() -> {"steps": n, "hash": "<FNV-1a 64 of the weights' bytes, hex>"} of the model being
+//     trained: the page's workers compare theirs (the same bits in both)
 //   poem_compute(config_json) -> JSON (api/poem_json.hpp's document, or {"error": ...}); in the
 //     trainer's worker too, for the model being trained
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -64,6 +68,22 @@ EMSCRIPTEN_KEEPALIVE const uint8_t* poem_call(const uint8_t* request, int size) 
 }
 
 EMSCRIPTEN_KEEPALIVE int poem_answer_size() { return int(answer.size()); }
+
+EMSCRIPTEN_KEEPALIVE int poem_waiting() { return session().training().waiting ? 1 : 0; }
+
+EMSCRIPTEN_KEEPALIVE const char* poem_checksum() {
+  const attn::poem::PoemModel* m = session().trained_model();
+  uint64_t hash = 14695981039346656037ull;
+  if (m)
+    for (const float& x : m->params) {
+      const auto* b = reinterpret_cast<const uint8_t*>(&x);
+      for (int i = 0; i < 4; ++i) hash = (hash ^ b[i]) * 1099511628211ull;
+    }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  text = attn::api::OutJson{{"steps", session().training().steps}, {"hash", m ? hex : ""}}.dump();
+  return text.c_str();
+}
 
 // {"poem": {"text": "床前明月光"}} -> what `attention_cli poem attend --json` prints;
 // "model": "training" reads the model being trained (in the trainer's worker,

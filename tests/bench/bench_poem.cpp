@@ -2,7 +2,9 @@
 // AdamW on B x T tokens) on one thread, and PoemTrainer's steps on one thread
 // and on every core, as tokens/s and as a share of the machine's measured
 // multiply-add peak (one thread's, times the threads); one forward pass over a
-// 64-character context (what the learned-heads view computes per edit).
+// 64-character context (what the learned-heads view computes per edit); the
+// matrix product (kernels::matmul) alone in the shapes that training and the
+// output layer give it, against one thread's peak measured in the same run.
 // Natively and in wasm (Node) from the same loop:
 //
 //   build/native/tests/bench/bench_poem [--vocab V] [--heads H] [--d-model C] [--min-seconds S]
@@ -11,6 +13,7 @@
 // Random weights and tokens: the time does not depend on what was learned.
 // The sizes default to the built model's (scripts/poem_model.sh: the Quan
 // Tang Shi's characters seen 10 times, 5042 with the specials; 8 heads).
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -23,6 +26,7 @@
 #include "core/parallel.hpp"
 #include "core/poem/gpt_layers.hpp"
 #include "core/poem/poem_model.hpp"
+#include "core/rng.hpp"
 #include "fma_peak.hpp"
 
 using namespace attn;
@@ -108,6 +112,49 @@ int main(int argc, char** argv) {
   const double softmax = time_per_call([&] {
     fast::crossentropy_softmax_forward(probs.data(), losses.data(), logits.data(), no_targets.data(), T, vocab);
   }, min_seconds);
+  // 续写: a character at a time, each a forward pass over the last `context`
+  // characters (sample_next, as the view's continuation draws them).
+  PoemModel sampler;
+  sampler.config = c;
+  sampler.params = params;
+  sampler.vocab.chars = {"<unk>", "<poem>", "\n", "<text>"};
+  for (int v = 4; v < vocab; ++v) sampler.vocab.chars.push_back("c" + std::to_string(v));
+  sampler.vocab.index();
+  constexpr int kSampled = 200;
+  const double sample_char = time_per_call([&] {
+    std::vector<int> ids = {Vocab::kPoemStart, 10, 11, 12, 13, 14};
+    Rng rng(1, 77);
+    GptWorkspace<float> sample_ws;
+    for (int i = 0; i < kSampled; ++i) ids.push_back(std::max(4, sample_next(sampler, ids, 0.8f, rng, sample_ws)));
+  }, min_seconds) / kSampled;
+  // kernels::matmul on one thread in the output layer's and the blocks' shapes:
+  // a training shard's forward (4 x 64 rows), its two backward products, and
+  // the view's read (64 rows), for the built model's vocabulary and the page's.
+  const double peak1 = peak_gflops(1, min_seconds / 2);
+  std::string matmul_json;
+  struct Shape { const char* what; int m, k, n; bool a_t, b_t; };
+  const int C = c.d_model, shard = PoemTrainer::kShardSequences * T;
+  for (int v : {vocab, 1279}) {
+    const Shape shapes[] = {{"logits: shard x C . (V x C)^T", shard, C, v, false, true},
+                            {"dx: shard x V . V x C", shard, v, C, false, false},
+                            {"dW: (shard x V)^T . shard x C", v, shard, C, true, false},
+                            {"read: T x C . (V x C)^T", T, C, v, false, true},
+                            {"mlp: shard x C . C x 4C", shard, C, 4 * C, false, false}};
+    for (const Shape& sh : shapes) {
+      if (v != vocab && sh.n != v && sh.m != v && sh.k != v) continue;  // the vocabulary-free shape once
+      std::vector<float> a(std::size_t(sh.m) * std::size_t(sh.k), 0.25f), b(std::size_t(sh.k) * std::size_t(sh.n), 0.5f);
+      std::vector<float> out(std::size_t(sh.m) * std::size_t(sh.n));
+      kernels::MatmulArgs args;
+      args.a = a.data(), args.lda = sh.a_t ? sh.m : sh.k, args.a_transposed = sh.a_t;
+      args.b = b.data(), args.ldb = sh.b_t ? sh.k : sh.n, args.b_transposed = sh.b_t;
+      args.c = out.data(), args.ldc = sh.n, args.m = sh.m, args.k = sh.k, args.n = sh.n;
+      const double seconds = time_per_call([&] { kernels::matmul(args); }, min_seconds / 4);
+      const double gflops = 2.0 * sh.m * sh.k * sh.n / seconds / 1e9;
+      matmul_json += std::string(matmul_json.empty() ? "" : ", ") + "{\"shape\": \"" + sh.what + "\", \"m\": " +
+                     std::to_string(sh.m) + ", \"k\": " + std::to_string(sh.k) + ", \"n\": " + std::to_string(sh.n) +
+                     ", \"gflops\": " + std::to_string(gflops) + ", \"share_of_peak\": " + std::to_string(gflops / peak1) + "}";
+    }
+  }
   // PoemTrainer's steps (the batch in shards, on 1 thread and on every core),
   // against the peak measured now with as many threads.
   const int cores = hardware_threads();
@@ -137,8 +184,10 @@ int main(int argc, char** argv) {
   std::printf("{\"isa\": \"%s\", \"peak_kernel\": \"%s\", \"vocab\": %d, \"layers\": %d, \"heads\": %d, "
               "\"d_model\": %d, \"context\": %d, \"batch\": %d, \"parameters\": %zu, "
               "\"train_step_ms\": %.3f, \"train_tokens_per_s\": %.0f, \"trainer\": [%s], "
-              "\"forward_64_ms\": %.3f, \"output_layer_64_ms\": %.3f, \"softmax_64_ms\": %.3f}\n",
+              "\"forward_64_ms\": %.3f, \"output_layer_64_ms\": %.3f, \"softmax_64_ms\": %.3f, "
+              "\"sample_char_ms\": %.3f, \"peak_1_thread_gflops\": %.2f, \"matmul\": [%s]}\n",
               kernels::active_isa(), peak_name(), vocab, c.layers, c.heads, c.d_model, T, B, params.size(),
-              1e3 * step, B * T / step, trainer_json.c_str(), 1e3 * forward, 1e3 * output_layer, 1e3 * softmax);
+              1e3 * step, B * T / step, trainer_json.c_str(), 1e3 * forward, 1e3 * output_layer, 1e3 * softmax,
+              1e3 * sample_char, peak1, matmul_json.c_str());
   return 0;
 }

@@ -591,13 +591,19 @@ async function poemView(c, page, { url }) {
   }
   c.check(continued[0] === continued[1] && continued[0].startsWith('春眠') && continued[0].length > 2,
           '续写 from the same prompt and seed gives the same continuation', JSON.stringify(continued));
-  // Step: the trainer starts in this engine's Web Worker (poem_worker.js), scores
-  // the untrained model and takes one step; the heatmaps show that model, and
-  // compute() asks the worker for the same numbers.
+  // Step: the trainers start in this engine's two Web Workers (poem_worker.js),
+  // score the untrained model and take one step data-parallel (the halves'
+  // gradients cross a MessageChannel); the heatmaps show that model, and
+  // compute() asks the first worker for the same numbers.
   await lab.click('poem_train_step');
   const stepped = await until(async () => (await poemState(lab)).training?.steps, 1, 180_000);
   const trainer = await page.evaluate(() => window.attentionLabPoem.status().trainer);
-  c.check(stepped === 1 && trainer === 'worker', 'Step trains one step in a Web Worker', `steps ${stepped}, trainer ${trainer}`);
+  const replicas = (await poemState(lab)).training?.replicas;
+  c.check(stepped === 1 && trainer === 'workers' && replicas === 2, 'Step trains one step in two Web Workers, half the batch each',
+          `steps ${stepped}, trainer ${trainer}, replicas ${replicas}`);
+  const sums = await page.evaluate(() => window.attentionLabPoem.checksums());
+  c.check(sums.length === 2 && sums[0].steps === 1 && sums[0].hash === sums[1].hash && sums[0].hash.length === 16,
+          'both workers hold the same weights after the step (the same bits)', JSON.stringify(sums));
   await until(async () => (await poemState(lab)).trained, true, 10_000);
   await checkPixels(c, lab, 'learned heads, the model being trained');
 }

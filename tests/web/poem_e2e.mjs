@@ -7,9 +7,11 @@
 // The web build dir must hold poem_model.bin and corpus/tang300 beside the lab.
 // Checks (one browser context; the main page, then fresh pages for the URL
 // and for the failures):
-//  1. ?view=poem&lang=zh loads the model; the text is held-out poem 0; its 8
+//  1. ?view=poem&lang=zh loads the model; the text is the default held-out
+//     poem (of 313, titled); every head is titled by its detector; the
 //     heatmaps, scrolled into view with the wheel (layout() lists those wholly
-//     on screen), have compute(layout().config)'s weights as pixels.
+//     on screen), have compute(layout().config)'s weights as pixels. The time
+//     from the view's opening to its first heatmap is printed.
 //  2. Chinese into the text box: keyboard.type, insertText, Ctrl+V of the
 //     clipboard, a composition (CDP): the reader's own text, its tokens, the
 //     heatmaps' pixels against compute({poem: {text}}).
@@ -17,7 +19,10 @@
 //     state().poem.unknown names its position, as compute() does.
 //  4. A click on a heatmap cell (mouse down, an 80 ms hold, up) selects its
 //     layer, head and query; the top-10 next characters are compute()'s for
-//     the text up to that position.
+//     the text up to that position. The selected head's pattern outlines the
+//     cells its detector counts (checked against the rule, and in the pixels);
+//     hovering another head's title outlines that head's; the induction probe
+//     (a real click) makes the text one run twice, outlined one after the copy.
 //  5. 续写 twice from the same prompt with the same seed: the same continuation,
 //     non-empty, at most poem_length characters.
 //  6. The URL after the UI changes carries poem_text / poem_layer / poem_head /
@@ -180,23 +185,45 @@ async function expectText(c, lab, text, what, { pixels = true } = {}) {
 // ---- 1. the first open -------------------------------------------------------------
 async function firstOpen(c, page, url) {
   const t0 = Date.now();
+  // The view's first heatmap: from the page's start (performance.now() 0) to
+  // the first frame whose layout lists a poem heatmap, read off every frame.
+  await page.addInitScript(() => {
+    const look = () => {
+      const layout = window.attentionLab?.layout?.();
+      if (layout?.heatmaps?.some((h) => h.source === 'poem')) window.__poemFirstHeatmapMs = performance.now();
+      else requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
   const lab = await openPoem(page, url, '?view=poem&lang=zh');
   const p = await poemState(lab);
   c.check(p.load === 'ready' && p.error === '', `?view=poem&lang=zh loads the poem model (${Date.now() - t0} ms to ready)`,
           `load ${p.load}, error "${p.error}"`);
   if (p.load !== 'ready') return null;
-  c.check(p.poem === 0 && p.text.length > 0 && p.tokens?.[0] === '<poem>' && p.tokens.length === chars(p.text).length + 1 &&
-          p.held_out === 32,
-          'the view opens on held-out poem 0 (of 32), its text read as <poem> + one token per character',
-          `poem ${p.poem}, held_out ${p.held_out}, text ${JSON.stringify(p.text).slice(0, 60)}, ${p.tokens?.length} tokens`);
+  await page.waitForFunction(() => window.__poemFirstHeatmapMs, null, { timeout: POEM_TIMEOUT_MS }).catch(() => {});
+  const timing = await page.evaluate(() => ({ first: window.__poemFirstHeatmapMs, status: window.attentionLabPoem.status(),
+    weights: performance.getEntriesByName(new URL('poem_model.bin', location.href).href)[0]?.encodedBodySize }));
+  console.log(`  the page's start to the first poem heatmap: ${Math.round(timing.first)} ms (the model's load ` +
+              `${timing.status.ms} ms, weights ${timing.weights} bytes over the wire)`);
+  c.check(p.poem === p.default_poem && p.poem >= 0 && p.text.length > 0 && p.tokens?.[0] === '<poem>' &&
+          p.tokens.length === chars(p.text).length + 1 && p.held_out === 313 && /^《.+》 .+/.test(p.title ?? ''),
+          `the view opens on the default held-out poem (${p.poem + 1} of 313, ${p.title}), its text read as <poem> + one token per character`,
+          `poem ${p.poem}, default ${p.default_poem}, held_out ${p.held_out}, title ${p.title}, ${p.tokens?.length} tokens`);
   // The shape is the built model's (scripts/poem_model.sh): its layers and heads, from the heads listed.
   const L = Math.max(...(p.heads ?? []).map((h) => h.layer)) + 1, H = Math.max(...(p.heads ?? []).map((h) => h.head)) + 1;
   LAYERS = L, HEADS = H;
-  c.check(L >= 1 && H >= 1 && p.heads.length === L * H && p.heads.every((h) => h.sentence && h.pattern),
-          `state().poem.heads has the ${L} x ${H} heads, each with its pattern and sentence`,
+  c.check(L >= 1 && H >= 1 && p.heads.length === L * H && p.heads.every((h) => h.sentence && h.weight?.length === 8),
+          `state().poem.heads has the ${L} x ${H} heads, each with its detectors' numbers and sentence`,
           short(p.heads?.map((h) => h.sentence)));
+  // Titled by the detectors: a previous-character head and a line-end head, their numbers in the sentence.
+  for (const [d, name] of [[0, '前一个字'], [3, '句尾']]) {
+    const h = p.heads.find((x) => x.strongest === d);
+    const pct = h ? `${Math.round(h.weight[d] * 100)} %` : '';
+    c.check(h && h.sentence.includes(`${name}：${pct}`) && h.sentence.includes(`${h.ratio[d].toFixed(1)} 倍`),
+            `a head is titled "${name}" with its weight and ratio to uniform (${h?.sentence})`, short(p.heads.map((x) => x.sentence)));
+  }
   // Every head's heatmap, scrolled into view with the wheel, against compute().
-  const seen = await everyHeatmap(c, lab, 'held-out poem 0');
+  const seen = await everyHeatmap(c, lab, 'the default poem');
   const names = [...seen.keys()].sort();
   const want = [];
   for (let l = 0; l < L; ++l) for (let h = 0; h < H; ++h) want.push(`poem_l${l}h${h}`);
@@ -316,6 +343,125 @@ async function clickCell(c, lab, page) {
           short(Object.keys(bottom.controls ?? {})));
   await scrollView(lab, -100_000);
   return want;
+}
+
+// ---- 4b. the outline: the cells a head's pattern counts -----------------------------
+const MARKS = new Set(['，', '。', '？', '！', '；', '：', '、', ',', '.', '?', '!', ';', ':', '\n']);
+// The cells detector d counts on tokens (core/poem/head_detectors.hpp), by its
+// rule written out again here: [query, key] pairs, query >= 1.
+function detectorCells(d, tokens) {
+  const cells = [];
+  const mark = (k) => MARKS.has(tokens[k]);
+  // Lines: runs between marks from position 1; each position's column and the previous line's start and length.
+  const line = [];
+  let start = 1, prevStart = -1, prevLength = 0;
+  for (let t = 1; t < tokens.length; ++t) {
+    if (mark(t)) {
+      if (t > start) prevStart = start, prevLength = t - start;
+      start = t + 1;
+      line[t] = null;
+    } else {
+      line[t] = { column: t - start, prevStart, prevLength };
+    }
+  }
+  for (let t = 1; t < tokens.length; ++t) {
+    const l = line[t];
+    if (d === 0) cells.push([t, t - 1]);
+    if (d === 1) cells.push([t, t]);
+    if (d === 2) cells.push([t, 0]);
+    if (d === 3) for (let k = 0; k <= t; ++k) if (mark(k)) cells.push([t, k]);
+    if (d === 4 && l && l.prevStart >= 0 && l.column < l.prevLength) cells.push([t, l.prevStart + l.column]);
+    if (d === 5 && !mark(t)) for (let k = 0; k < t; ++k) if (tokens[k] === tokens[t]) cells.push([t, k]);
+    if (d === 7 && l && l.prevStart >= 0 && l.column + 1 < l.prevLength) cells.push([t, l.prevStart + l.column + 1]);
+  }
+  return cells;
+}
+
+// For each cell: how far (sum of |rgb| differences) the pixel one device
+// pixel inside its left edge, half way down, is from its centre's colour.
+async function edgeContrast(lab, png, hm, cells) {
+  const o = await lab.canvasOffset();
+  const w = hm.css_w / hm.cols, h = hm.css_h / hm.rows;
+  const pixel = (x, y) => { const i = (Math.round(y) * png.width + Math.round(x)) * 4; return [png.data[i], png.data[i + 1], png.data[i + 2]]; };
+  return cells.map(([q, k]) => {
+    const x0 = o.left + hm.css_x + (k - hm.col0) * w, y = o.top + hm.css_y + (q - hm.row0 + 0.5) * h;
+    const centre = pixel(x0 + w / 2, y);
+    let most = 0;
+    for (let dx = 0.5; dx <= 1.5; dx += 0.5) {
+      const p = pixel(x0 + dx, y);
+      most = Math.max(most, Math.abs(p[0] - centre[0]) + Math.abs(p[1] - centre[1]) + Math.abs(p[2] - centre[2]));
+    }
+    return most;
+  });
+}
+
+async function outlines(c, lab, page, want) {
+  await moveAway(lab);
+  await lab.settled();
+  let p = await poemState(lab);
+  const d = p.outline_detector;
+  const expected = detectorCells(d, p.tokens);
+  const key = (cells) => JSON.stringify([...cells].sort((a, b) => a[0] - b[0] || a[1] - b[1]));
+  c.check(p.outline && d >= 0 && d !== 6 && key(p.outlined) === key(expected) && expected.length > 0,
+          `the selected head (layer ${want.layer + 1}, head ${want.head + 1}) outlines the ${expected.length} cells its pattern (detector ${d}) counts, by the rule`,
+          `outline ${p.outline}, detector ${d}: ${short(p.outlined)} vs ${short(expected)}`);
+  const hm = await showHeatmap(lab, `poem_l${want.layer}h${want.head}`);
+  const png = await lab.screenshot();
+  const outlined = new Set(p.outlined.map(([q, k]) => `${q},${k}`));
+  const near = (q, k) => [[0, 0], [0, -1], [0, 1], [-1, 0], [1, 0]].some(([a, b]) => outlined.has(`${q + a},${k + b}`));
+  const inside = [], clear = [];
+  for (let q = 1; q < hm.rows - 1; ++q)  // (the last row is the selected query's, outlined as a row)
+    for (let k = 0; k <= q; ++k) {
+      if (outlined.has(`${q},${k}`)) inside.push([q, k]);
+      else if (!near(q, k)) clear.push([q, k]);
+    }
+  const a = await edgeContrast(lab, png, hm, inside), b = await edgeContrast(lab, png, hm, clear);
+  const framed = a.filter((x) => x > 60).length, plain = b.filter((x) => x < 30).length;
+  c.check(inside.length > 0 && framed >= 0.9 * inside.length && plain >= 0.9 * clear.length,
+          `the pixels: ${framed} of ${inside.length} counted cells are framed at their edge, ${plain} of ${clear.length} others are not`,
+          `framed ${short(a)}; others ${short(b)}`);
+  await writeFile(join(artefactsDir, 'poem_outline_1280x800.png'), png.file ?? PNG.sync.write(png));
+
+  // Hovering another head's title outlines that head's cells while the mouse is there.
+  const other = `poem_l${want.layer}h${(want.head + 1) % HEADS}`;
+  const otherHm = await showHeatmap(lab, other);
+  const title = `poem_title_l${want.layer}h${(want.head + 1) % HEADS}`;
+  const head = p.heads.find((h) => `poem_l${h.layer}h${h.head}` === other);
+  const cells = detectorCells(head.outline, p.tokens).filter(([q]) => q < otherHm.rows - 1);
+  await lab.page.mouse.move(...Object.values(await lab.controlCentre(title)));
+  await lab.frames(3);
+  const hovered = await edgeContrast(lab, await lab.screenshot(), otherHm, cells);
+  await moveAway(lab);
+  const left = await edgeContrast(lab, await lab.screenshot(), otherHm, cells);
+  c.check(cells.length > 0 && hovered.filter((x) => x > 60).length >= 0.9 * cells.length &&
+          left.filter((x) => x > 60).length <= 0.1 * cells.length,
+          `hovering the title of ${other} frames the ${cells.length} cells its pattern (detector ${head.outline}) counts; moving away clears them`,
+          `hovered ${short(hovered)}; after ${short(left)}`);
+
+  // The induction probe (a real click): one run of random characters twice; the outline is induction's.
+  await scrollView(lab, -100_000);
+  await lab.click('poem_probe');
+  await waitPoem(page, (q) => q.probe > 0 && q.period > 0, null, 10_000).catch(() => {});
+  p = await poemState(lab);
+  const n = p.tokens.length, half = (n - 1) / 2;
+  const runs = chars(p.text);
+  c.check(p.probe > 0 && p.period === 31 && n === 63 && same(runs.slice(0, half), runs.slice(half)) &&
+          runs.every((ch) => !MARKS.has(ch)),
+          `the induction probe: ${half} random characters twice (period ${p.period})`, `${p.probe} ${p.period} ${JSON.stringify(p.text)}`);
+  const induction = [];
+  for (let t = half + 1; t < n; ++t) induction.push([t, t - half + 1]);
+  c.check(p.outline_detector === 6 && key(p.outlined) === key(induction),
+          'on the probe the outline is induction\'s: each second-copy query, the key after its first copy',
+          `${p.outline_detector}: ${short(p.outlined)}`);
+  await checkPixels(c, lab, 'the induction probe');
+  await writeFile(join(artefactsDir, 'poem_probe_1280x800.png'), PNG.sync.write(await lab.screenshot()));
+  const url = new URL(page.url());
+  c.check(url.searchParams.get('poem_probe') === String(p.probe), 'the address bar carries poem_probe', page.url());
+  // Back to the couplet, for the URL check that follows.
+  await selectAll(lab);
+  await page.keyboard.insertText(TEXT);
+  await expectText(c, lab, TEXT, 'the couplet typed again', { pixels: false });
+  await lab.page.evaluate((w) => window.attentionLab.set({ poem_layer: w.layer, poem_head: w.head, poem_query: w.query }), want);
 }
 
 // ---- 6. the URL --------------------------------------------------------------------
@@ -621,10 +767,13 @@ async function training(c, lab, page) {
   c.check(p.corpus === 'ready' && p.training?.steps === 1 && !p.running,
           'Step: the corpus arrives, one training step is taken, then it pauses', JSON.stringify(p.training ?? p.corpus));
   const trainer = await page.evaluate(() => window.attentionLabPoem.status().trainer);
-  c.check(trainer === 'worker', 'the model is trained in a Web Worker (poem_worker.js), not on the page\'s thread', trainer);
+  c.check(trainer === 'workers' && p.training?.replicas === 2,
+          'the model is trained by two Web Workers (poem_worker.js), half a batch each, not on the page\'s thread',
+          `${trainer}, replicas ${p.training?.replicas}`);
   const loss = p.training?.eval_loss?.[0];
-  c.check(p.training?.eval_steps?.[0] === 0 && Math.abs(loss - Math.log(6045)) < 0.3,
-          'the untrained model is scored on the held-out poems first: about ln(vocabulary) nats a character', `${loss}`);
+  c.check(p.training?.eval_steps?.[0] === 0 && Math.abs(loss - Math.log(p.training?.vocab)) < 0.3,
+          `the untrained model is scored on the held-out poems first: about ln(vocabulary ${p.training?.vocab}) nats a character`,
+          `${loss}`);
   await waitPoem(page, (q) => q.trained && q.tokens?.length > 1, null, 10_000).catch(() => {});
   p = (await lab.state()).poem;
   const { layout } = await checkPixels(c, lab, 'the model being trained (compute() asks its worker)');
@@ -648,6 +797,10 @@ async function training(c, lab, page) {
           JSON.stringify(t.eval_loss));
   const steps = await (async () => { await lab.frames(10); return (await lab.state()).poem.training?.steps; })();
   c.check(!p.running && steps === t.steps, 'Pause (a real click) holds it there', `${t.steps} then ${steps}`);
+  // Both workers hold the same weights, bit for bit (each took every step with both halves).
+  const sums = await page.evaluate(() => window.attentionLabPoem.checksums());
+  c.check(sums.length === 2 && sums[0].steps === t.steps && sums[1].steps === t.steps && sums[0].hash === sums[1].hash,
+          `the two workers' weights are the same bits at step ${t.steps}`, short(sums));
   console.log(`  training in the worker: ${((t.steps - 1) / seconds).toFixed(2)} steps/s to step ${t.steps} ` +
               `(with the held-out scoring); page frames meanwhile: ${JSON.stringify(frames)}`);
 }
@@ -666,6 +819,7 @@ async function run(c, page, url) {
   if (!lab) return;
   await timed('typing', () => typing(c, lab, page, url));
   const want = await timed('cell click', () => clickCell(c, lab, page));
+  if (want) await timed('outline', () => outlines(c, lab, page, want));
   if (want) {
     await timed('url', () => urlRoundTrip(c, lab, page, url, want));
     await timed('copy', () => mirror(c, lab, page, 'zh'));

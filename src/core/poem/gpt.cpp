@@ -230,6 +230,7 @@ Real gpt_forward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* param
     ref::residual_forward(a.residual3.data(), a.residual2.data(), a.fcproj.data(), N * C);
     x = a.residual3.data();
   }
+  if (ws.attention_only) return Real(0);
   resize(ws.lnf, BT * C), resize(ws.lnf_mean, BT), resize(ws.lnf_rstd, BT);
   resize(ws.logits, BT * V), resize(ws.probs, BT * V), resize(ws.losses, BT);
   ref::layernorm_forward(ws.lnf.data(), ws.lnf_mean.data(), ws.lnf_rstd.data(), x, p.lnf_w, p.lnf_b, N, C);

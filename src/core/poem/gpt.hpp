@@ -88,6 +88,10 @@ struct GptWorkspace {
   // default, and every read of a trained model) draws nothing.
   float dropout = 0;
   uint64_t dropout_seed = 0;
+  // The attention weights only: the forward pass stops after the blocks (no
+  // output layer, some three quarters of a read's work; no loss, no probs).
+  // Reading the heads needs no more (head_patterns.hpp).
+  bool attention_only = false;
   int B = 0, T = 0;
   std::vector<int> tokens, targets;  // (B,T); a target of -1 has no loss
   std::vector<Real> encoded;         // (B,T,C)

@@ -99,7 +99,7 @@ std::vector<HeadStats> analyse_heads(const PoemModel& model, const std::vector<s
     const int T = std::min(static_cast<int>(poem.size()), c.context);
     if (T < 2) continue;
     const std::vector<int> tokens(poem.begin(), poem.begin() + T);
-    const PoemReading reading = read_tokens(model, tokens);
+    const PoemReading reading = read_attention(model, tokens);
     const SequenceRoles roles = poem_roles(tokens, [&](int id) {
       return id == Vocab::kLineBreak || model.vocab.punctuation(id);
     });
@@ -145,7 +145,7 @@ std::vector<HeadStats> analyse_heads(const PoemModel& model, const std::vector<s
   }
   for (int r = 0; r < repeats; ++r) {
     const std::vector<int> tokens = repeated_sequence(model, (model.config.context - 1) / 2, uint64_t(r + 1));
-    const PoemReading reading = read_tokens(model, tokens);
+    const PoemReading reading = read_attention(model, tokens);
     const SequenceRoles roles = repeat_roles(tokens, (model.config.context - 1) / 2);
     for (HeadStats& s : stats)
       add_detectors(reading.att[sz(s.layer)][sz(s.head)].data(), int(tokens.size()), roles, s.detectors);

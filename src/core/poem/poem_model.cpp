@@ -232,7 +232,9 @@ PoemStepStats PoemTrainer::finish_replicas(const std::vector<const float*>& part
   return finish_step();
 }
 
-PoemReading read_tokens(const PoemModel& model, const std::vector<int>& tokens, Path path) {
+namespace {
+
+PoemReading read_with(const PoemModel& model, const std::vector<int>& tokens, Path path, bool attention_only) {
   const GptConfig& c = model.config;
   const int T = static_cast<int>(tokens.size());
   PoemReading reading;
@@ -243,8 +245,9 @@ PoemReading read_tokens(const PoemModel& model, const std::vector<int>& tokens, 
   std::vector<int> targets(tokens.begin() + 1, tokens.end());
   targets.push_back(-1);
   GptWorkspace<float> ws;
+  ws.attention_only = attention_only;
   gpt_forward(ws, c, model.params.data(), tokens.data(), targets.data(), 1, T, path);
-  reading.losses.assign(ws.losses.begin(), ws.losses.end() - 1);
+  if (!attention_only) reading.losses.assign(ws.losses.begin(), ws.losses.end() - 1);
   reading.att.resize(sz(c.layers));
   for (int l = 0; l < c.layers; ++l)
     for (int h = 0; h < c.heads; ++h) {
@@ -253,6 +256,16 @@ PoemReading read_tokens(const PoemModel& model, const std::vector<int>& tokens, 
     }
   reading.probs = std::move(ws.probs);
   return reading;
+}
+
+}  // namespace
+
+PoemReading read_tokens(const PoemModel& model, const std::vector<int>& tokens, Path path) {
+  return read_with(model, tokens, path, false);
+}
+
+PoemReading read_attention(const PoemModel& model, const std::vector<int>& tokens) {
+  return read_with(model, tokens, Path::Fast, true);
 }
 
 PoemScore score_poems(const PoemModel& model, const std::vector<std::vector<int>>& poems) {

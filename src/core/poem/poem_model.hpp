@@ -182,6 +182,8 @@ struct PoemReading {
   std::vector<float> losses;  // T - 1: losses[t] = -ln p(tokens[t+1] | tokens[0..t]), from the logits
 };
 PoemReading read_tokens(const PoemModel& model, const std::vector<int>& tokens, Path path = Path::Fast);
+// Only the attention weights of it (att; no probs, no losses): a quarter of the work.
+PoemReading read_attention(const PoemModel& model, const std::vector<int>& tokens);
 
 // Mean loss and next-character statistics over whole held-out poems. Each
 // poem is read in windows of the context; every character after <poem> is

@@ -58,6 +58,15 @@ nlohmann::json poem_state_json(const PoemLab& lab) {
     out["unknown"] = std::move(unknown);
     out["cut"] = r.cut;
     out["period"] = r.period;
+    // The cells outlined on the selected head: its pattern's (none when the outline is off).
+    json outlined = json::array();
+    const api::PoemHead* selected = poem_head_found(lab, lab.layer, lab.head);
+    const int d = selected && lab.outline ? poem_outline_detector(lab, *selected) : -1;
+    for (int q = 0; d >= 0 && q < r.size(); ++q)
+      for (int k = 0; k < r.size(); ++k)
+        if (r.counts(d, q, k)) outlined.push_back({q, k});
+    out["outline_detector"] = d;
+    out["outlined"] = std::move(outlined);
     out["loss"] = r.losses;
     json next = json::array();
     const std::size_t q = std::size_t(poem_query(lab));
