@@ -257,7 +257,7 @@ void poem_controls(PageControls& controls, const AppState& state) {
     if (lab.load == PoemLoad::Failed) add(controls, "poem_retry", tr("poem.load.retry"), "button", "null");
     return;
   }
-  add(controls, "poem_text", tr("poem.text"), "text", quote(poem_text_in_use(lab)));
+  add(controls, "poem_text", tr("poem.text"), "text", quote(poem_text_shown(lab)));
   add(controls, "poem_probe", tr("poem.probe"), "button", "null");
   Control& pick = add(controls, "poem", tr("poem.held_out"), "select", std::to_string(lab.poem));
   pick.option("-1", tr("poem.source.own"));

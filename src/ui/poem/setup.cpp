@@ -16,12 +16,13 @@ namespace attn::ui {
 namespace {
 
 // The text in use, editable: editing a held-out poem makes it the reader's own text.
+// While the model being trained is shown, the poem it reads, not editable.
 void text_box(AppState& state) {
   PoemLab& lab = state.poem;
   ImGui::TextUnformatted(tr("poem.text"));
   ImGui::SameLine();
   help_marker(tr("poem.text.help"));
-  std::string text = poem_text_in_use(lab);
+  std::string text = poem_text_shown(lab);
   ImGui::SetNextItemWidth(-1);
   const float lines = ImGui::GetTextLineHeight() * 5 + ImGui::GetStyle().FramePadding.y * 2;
   if (ImGui::InputTextMultiline("##poem_text", text.data(), text.capacity() + 1, ImVec2(-1, lines),
@@ -48,7 +49,10 @@ void held_out_picker(AppState& state) {
   help_marker(tr("poem.held_out.help"));
   const auto label = [&](int i) { return std::to_string(i + 1) + ". " + poem_label(*lab.summary, i); };
   ImGui::SetNextItemWidth(-1);
-  const std::string current = lab.probe > 0 ? tr("poem.probe") : lab.poem >= 0 ? label(lab.poem) : tr("poem.source.own");
+  const std::string current = poem_shows_trained(lab) ? label(lab.trained_poem)
+                              : lab.probe > 0          ? tr("poem.probe")
+                              : lab.poem >= 0          ? label(lab.poem)
+                                                       : tr("poem.source.own");
   if (ImGui::BeginCombo("##poem_pick", current.c_str())) {
     ImGuiListClipper clipper;  // 313 poems: only the visible rows are laid out
     clipper.Begin(poems);
@@ -125,8 +129,12 @@ void poem_setup_panel(AppState& state) {
     ImGui::TextWrapped("%s", poem_load_text(lab).c_str());
     return;
   }
+  // The model being trained reads the poem its heads are measured on: the
+  // text and the picker show it, and wait until the reader's model is hidden.
+  ImGui::BeginDisabled(poem_shows_trained(lab));
   text_box(state);
   held_out_picker(state);
+  ImGui::EndDisabled();
   continue_controls(state);
   training_controls(state);
   model_facts(lab);

@@ -248,6 +248,14 @@ std::string poem_text_in_use(const PoemLab& lab) {
   return lab.poem == PoemLab::kOwnText ? lab.text : std::string();
 }
 
+bool poem_shows_trained(const PoemLab& lab) { return lab.show_trained && lab.training && lab.summary; }
+
+std::string poem_text_shown(const PoemLab& lab) {
+  if (!poem_shows_trained(lab)) return poem_text_in_use(lab);
+  const int poems = int(lab.summary->held_out.size());
+  return poems ? lab.summary->held_out[std::size_t(std::clamp(lab.trained_poem, 0, poems - 1))] : std::string();
+}
+
 std::string poem_probe_text(const PoemLab& lab, int seed) {
   if (!lab.summary) return {};
   // The held-out poems' characters once each, in the order met: every one
@@ -308,9 +316,8 @@ void poem_update(AppState& state) {
   // "Your model" stays chosen while its first answer is on the way.
   const bool in_flight = lab.posted > int(lab.read_posted);  // a TrainReset or TrainRun
   if (lab.show_trained && !lab.training && !lab.training_running && !in_flight) lab.show_trained = false;
-  const bool trained = lab.show_trained && lab.training;
-  const int trained_poem = std::clamp(lab.trained_poem, 0, std::max(0, int(lab.summary->held_out.size()) - 1));
-  const std::string text = trained ? lab.summary->held_out[std::size_t(trained_poem)] : poem_text_in_use(lab);
+  const bool trained = poem_shows_trained(lab);
+  const std::string text = poem_text_shown(lab);
   const bool stale = lab.read_again || (!lab.reading && lab.read_error.empty()) || text != lab.read_text ||
                      lab.read_trained != trained;
   if (stale && !lab.read_posted) read_text(state, text);

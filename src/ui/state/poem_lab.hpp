@@ -109,6 +109,11 @@ bool poem_open(const AppState& state);
 
 // The text the view reads: the held-out poem chosen, the probe, or the reader's own.
 std::string poem_text_in_use(const PoemLab& lab);
+// The heatmaps show the model being trained: it reads the poem its heads are
+// measured on (fixed at Start), whatever the picker says meanwhile.
+bool poem_shows_trained(const PoemLab& lab);
+// The text on screen: the trained model's poem while it is shown, else the text in use.
+std::string poem_text_shown(const PoemLab& lab);
 // The probe's text for a seed: PoemLimits::kProbePeriod characters drawn
 // from the held-out poems' (not punctuation), then the same again.
 std::string poem_probe_text(const PoemLab& lab, int seed);
@@ -116,7 +121,7 @@ std::string poem_probe_text(const PoemLab& lab, int seed);
 void poem_take_summary(PoemLab& lab, api::PoemSummary summary);
 // The held-out poem's label: "《title》 author" (its first line when it has no title).
 std::string poem_label(const api::PoemSummary& summary, int poem);
-// The held-out poem's first line (the picker's label), "" when there is none.
+// The held-out poem's first line (the label of a poem without a title).
 std::string poem_first_line(const std::string& poem);
 
 // Once a frame while the view is open: asks for the model, reads the text in

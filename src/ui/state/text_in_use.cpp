@@ -57,15 +57,15 @@ std::vector<uint32_t> characters_in_use(const AppState& state) {
     for (const std::string& token : state.result->tokens) append_code_points(token, &dynamic);
   for (const std::string& token : state.scaling.example_tokens) append_code_points(token, &dynamic);
   append_code_points(state.error, &dynamic);
-  // The learned-heads view: its text, what the model read and predicts, the held-out poems' first lines.
+  // The learned-heads view: its text, what the model read and predicts, the held-out poems' labels.
   const PoemLab& poem = state.poem;
-  append_code_points(poem.text, &dynamic);
+  append_code_points(poem_text_shown(poem), &dynamic);
   if (poem.reading) {
     for (const std::string& token : poem.reading->tokens) append_code_points(token, &dynamic);
     for (const std::string& ch : poem.reading->top_chars) append_code_points(ch, &dynamic);
   }
   if (poem.summary)
-    for (const std::string& held_out : poem.summary->held_out) append_code_points(poem_first_line(held_out), &dynamic);
+    for (int i = 0; i < int(poem.summary->held_out.size()); ++i) append_code_points(poem_label(*poem.summary, i), &dynamic);
   sort_unique(&dynamic);
   const std::vector<uint32_t>& table = table_characters(current_language());
   std::vector<uint32_t> all;
