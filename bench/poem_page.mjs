@@ -1,107 +1,125 @@
-// The learned-heads view's "watch it learn" in a headless Chromium page:
-// trains a fresh model in the page from Start to the shipped
-// model's step count and prints figures, not pass/fail:
-//   - steps a second in the trainer (a Web Worker, web/poem_worker.js), and
-//     how long the 1,100 steps take;
-//   - the page's frames meanwhile (attn_frame's longest, and the frame
-//     intervals' median and 95th percentile from requestAnimationFrame);
-//   - when each head's punctuation ratio (its weight on punctuation over
-//     punctuation's share of the characters) first reached 3x, on the fixed
-//     held-out poem the view measures while it trains (the "line boundary"
-//     pattern of the model issue), and the largest seen.
-// Run it on an otherwise idle machine (timings are wall-clock):
+// Benchmark: the learned-heads view in headless Chromium, as a reader uses it
+// (figures, not pass/fail; run on an otherwise idle machine):
+//   - the view's first heatmap: from switching to it (the model not loaded
+//     yet) to the first frame that draws a poem heatmap, on a local server;
+//   - typing one character at the full context: the frame's own work (the
+//     model's read of the text, every head's heatmap and the predictions);
+//   - training in the page with one worker and with two: steps a second, the
+//     time from Start until a previous-character head and a line-end head are
+//     named, and the longest frame of the page's own work meanwhile.
 //
-//   node bench/poem_page.mjs build/wasm/web [--seconds 600] [--no-worker]
+//   node bench/poem_page.mjs <web build dir> [--seconds S]
 //
-// --no-worker: a page whose browser gives no Worker, so training runs on the
-// page's thread, time-sliced between frames (web/poem.js's fallback): the
-// same figures, for a ratio measured on one machine in one sitting.
-// The web build needs poem_model.bin beside it (scripts/test.sh copies the
-// native build's; or cp build/native/poem_model.bin build/wasm/web/).
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import { join, resolve } from 'node:path';
+// The web build dir holds poem_model.bin and corpus/ (scripts/poem_web_files.sh).
+import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
 
-import { chromium } from 'playwright-core';
+import { Lab, runBrowserTest } from '../tests/web/lab.mjs';
 
-import { CHROMIUM_ARGS, openLab } from '../tests/web/lab.mjs';
-import { serveDirectory } from '../tests/web/static_server.mjs';
+const webDir = resolve(process.argv[2] ?? 'build/wasm/web');
+const at = process.argv.indexOf('--seconds');
+const WINDOW_S = at > 0 ? Number(process.argv[at + 1]) : 20;  // steps/s over this window
+const HEADS_TIMEOUT_S = 120;  // twice the goal's minute
+const figures = {};
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+const poem = (lab) => lab.state().then((s) => s.poem);
+const named = (p, d) => (p.heads ?? []).some((h) => h.strongest === d);
 
-const args = process.argv.slice(2);
-const webDir = args[0] && resolve(args[0]);
-const seconds = Number(args.includes('--seconds') ? args[args.indexOf('--seconds') + 1] : 600);
-const noWorker = args.includes('--no-worker');
-if (!webDir || !existsSync(join(webDir, 'poem_model.bin')) || !(seconds > 0)) {
-  console.error('usage: node bench/poem_page.mjs <web build dir with poem_model.bin> [--seconds S]');
-  process.exit(2);
-}
-
-const cpu = os.cpus()[0]?.model ?? '?';
-const { server, url } = await serveDirectory(webDir);
-const profile = await mkdtemp(join(os.tmpdir(), 'attn-bench-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 800 },
-});
-try {
-  const page = context.pages()[0] ?? await context.newPage();
-  if (noWorker) await context.addInitScript(() => { delete window.Worker; });
-  const lab = await openLab(page, url, '?view=poem&lang=zh');
-  await page.waitForFunction(() => window.attentionLab.state().poem.load === 'ready', null, { timeout: 120_000 });
-  // Frame intervals from requestAnimationFrame, from Start on.
-  await page.evaluate(() => {
-    window.benchIntervals = [];
-    let last = performance.now();
-    const tick = (now) => {
-      window.benchIntervals.push(now - last);
-      last = now;
-      requestAnimationFrame(tick);
+async function firstHeatmap(page, url) {
+  await page.goto(`${url}index.html?lang=zh`);
+  await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: 120_000 });
+  const lab = new Lab(page);
+  await lab.settled();
+  const ms = await page.evaluate(() => new Promise((done) => {
+    const t0 = performance.now();
+    window.attentionLab.set({ view: 'poem' });
+    const look = () => {
+      if (window.attentionLab.layout().heatmaps.some((h) => h.source === 'poem')) done(performance.now() - t0);
+      else requestAnimationFrame(look);
     };
-    requestAnimationFrame(tick);
-    window.attentionLabFrames.stats({ reset: true });
-  });
-  await lab.click('poem_train_start');
-  const started = Date.now();
-  const firstAt3x = new Map();  // "layer.head" -> {seconds, step}
-  let largest = 0, last = null, stepAt = [];
-  for (;;) {
-    await new Promise((ok) => setTimeout(ok, 1000));
-    const p = (await lab.state()).poem;
-    const elapsed = (Date.now() - started) / 1000;
-    const steps = p.training?.steps ?? 0;
-    stepAt.push([elapsed, steps]);
-    for (const h of p.heads ?? []) {
-      const ratio = Number((/的 ([0-9.]+) 倍/.exec(h.sentence) ?? [])[1]);
-      if (!(ratio >= 0)) continue;
-      largest = Math.max(largest, ratio);
-      const key = `${h.layer + 1}.${h.head + 1}`;
-      if (ratio >= 3 && !firstAt3x.has(key) && steps > 0) firstAt3x.set(key, { seconds: elapsed, step: steps });
-    }
-    last = p;
-    if (p.training?.finished || elapsed > seconds || p.corpus === 'failed') break;
-  }
-  const elapsed = (Date.now() - started) / 1000;
-  const frames = await page.evaluate(() => ({ stats: window.attentionLabFrames.stats({}), intervals: window.benchIntervals }));
-  const sorted = frames.intervals.slice(5).sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  const t = last.training ?? {};
-  // Steps a second after the first 10 s (the corpus fetched, the untrained model scored).
-  const from = stepAt.find(([s]) => s >= 10) ?? stepAt[0];
-  const rate = (t.steps - from[1]) / (elapsed - from[0]);
-  console.log(`# the learned-heads view's training in the page (${cpu}, ${os.cpus().length} cores, headless Chromium)`);
-  console.log(`trainer: ${await page.evaluate(() => window.attentionLabPoem.status().trainer)}`);
-  console.log(`steps: ${t.steps} of ${t.target} in ${elapsed.toFixed(1)} s${t.finished ? ' (finished)' : ''}; ` +
-              `${rate.toFixed(2)} steps/s after the first 10 s`);
-  console.log(`held-out loss: ${(t.eval_loss ?? []).map((x, i) => `${t.eval_steps[i]}: ${x.toFixed(2)}`).join(', ')}` +
-              (t.finished ? `; the shipped model's ${t.shipped_loss.toFixed(2)}` : ''));
-  console.log(`frames while training: interval median ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms, ` +
-              `max ${sorted.at(-1)?.toFixed(1)} ms over ${sorted.length}; longest attn_frame ${frames.stats.longestFrameMs} ms`);
-  console.log(`first head at >= 3x punctuation's share: ${firstAt3x.size
-    ? [...firstAt3x].map(([k, v]) => `head ${k} at ${v.seconds.toFixed(0)} s (step ${v.step})`).join(', ')
-    : 'none'}; the largest ratio seen ${largest.toFixed(1)}x`);
-  console.log(`patterns at the end: ${(last.heads ?? []).map((h) => `${h.layer + 1}.${h.head + 1} ${h.pattern}`).join(', ')}`);
-} finally {
-  await context.close().catch(() => {});
-  server.close();
-  await rm(profile, { recursive: true, force: true });
+    requestAnimationFrame(look);
+  }));
+  const status = await page.evaluate(() => window.attentionLabPoem.status());
+  const bytes = await page.evaluate(() => performance.getEntriesByType('resource')
+    .filter((r) => /poem_model\.bin|attention_poem\.(js|wasm)|corpus\/tang300/.test(r.name))
+    .map((r) => [r.name.split('/').pop(), r.encodedBodySize, r.decodedBodySize]));
+  figures.first_heatmap_ms = Math.round(ms);
+  figures.model_load_ms = status.ms;
+  figures.download = bytes;
+  return lab;
 }
+
+async function typing(lab, page) {
+  // 63 characters: with <poem>, the whole context; each key adds one and the window moves on.
+  const line = '床前明月光，疑是地上霜。\n举头望明月，低头思故乡。\n';
+  let text = '';
+  while (Array.from(text).length < 63) text += line;
+  text = Array.from(text).slice(0, 63).join('');
+  await page.evaluate((t) => window.attentionLab.set({ poem: -1, poem_text: t }), text);
+  await lab.settled();
+  await lab.click('poem_text');
+  await page.keyboard.press('Control+End');
+  await lab.settled();
+  const frames = [];
+  for (let i = 0; i < 20; ++i) {
+    await page.evaluate(() => window.attentionLabFrames.stats({ reset: true }));
+    await page.keyboard.type(i % 2 ? '月' : '花');
+    await page.waitForFunction((n) => Array.from(window.attentionLab.state().poem.text).length === n, 64 + i);
+    await lab.settled();
+    frames.push((await page.evaluate(() => window.attentionLabFrames.stats({}))).longestFrameMs);
+  }
+  frames.sort((a, b) => a - b);
+  figures.typing_frame_ms = { median: +frames[10].toFixed(2), max: +frames.at(-1).toFixed(2), edits: frames.length };
+}
+
+async function training(context, url, workers) {
+  const page = await context.newPage();
+  try {
+    await page.addInitScript((n) => { window.attentionLabPoemWorkers = n; }, workers);
+    await page.goto(`${url}index.html?view=poem&lang=zh`);
+    await page.waitForFunction(() => window.attentionLab?.state().poem?.load === 'ready', null, { timeout: 120_000 });
+    const lab = new Lab(page);
+    await lab.settled();
+    await lab.click('poem_train_start');
+    const t0 = Date.now();
+    await page.waitForFunction(() => window.attentionLab.state().poem.training?.steps >= 5, null, { timeout: 120_000 });
+    await page.evaluate(() => window.attentionLabFrames.stats({ reset: true }));
+    const s0 = (await poem(lab)).training.steps, w0 = Date.now();
+    const out = { workers, trainer: await page.evaluate(() => window.attentionLabPoem.status().trainer) };
+    // When a previous-character head (detector 0) and a line-end head (3) are
+    // first named on the fixed poem: seconds after Start, and the step.
+    const heads = { previous_character: null, line_end: null };
+    for (;;) {
+      await sleep(250);
+      const p = await poem(lab);
+      const seconds = (Date.now() - t0) / 1000;
+      const at = { seconds: +seconds.toFixed(1), step: p.training.steps };
+      if (!heads.previous_character && named(p, 0)) heads.previous_character = at;
+      if (!heads.line_end && named(p, 3)) heads.line_end = at;
+      if (out.steps_per_s === undefined && Date.now() - w0 >= WINDOW_S * 1000) {
+        out.steps_per_s = +((p.training.steps - s0) / ((Date.now() - w0) / 1000)).toFixed(2);
+        out.longest_frame_ms = +(await page.evaluate(() => window.attentionLabFrames.stats({}))).longestFrameMs.toFixed(2);
+      }
+      const found = heads.previous_character && heads.line_end;
+      if ((found || seconds > HEADS_TIMEOUT_S || p.training?.finished) && out.steps_per_s !== undefined) break;
+    }
+    out.heads_named = heads;
+    return out;
+  } finally {
+    await page.close();
+  }
+}
+
+process.exitCode = await runBrowserTest({
+  name: 'bench_poem_page', logName: 'bench_poem_page', webDir, artefactsDir: resolve(tmpdir(), 'bench_poem_page'),
+  viewport: { width: 1280, height: 800 },
+  run: async (c, page, url) => {
+    const lab = await firstHeatmap(page, url);
+    await typing(lab, page);
+    figures.training = [await training(page.context(), url, 1), await training(page.context(), url, 2)];
+    const [one, two] = figures.training;
+    figures.two_workers_speedup = +(two.steps_per_s / one.steps_per_s).toFixed(2);
+    c.check(true, 'figures measured');
+    console.log(JSON.stringify(figures, null, 1));
+  },
+});

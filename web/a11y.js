@@ -15,6 +15,12 @@
 (function () {
   'use strict';
   const REFRESH_MS = 120;   // after a frame, the copy follows within this
+  // ... or later when rebuilding it is costly: at most 1/REBUILD_SHARE of the
+  // page's thread goes to the copy (a model training in the learned-heads view
+  // changes its 65 x 65 table with every step; rebuilt 8 times a second it
+  // took the whole thread from the frames and the trainers' answers).
+  const REBUILD_SHARE = 8;
+  let refreshMs = REFRESH_MS;
   const ANNOUNCE_MS = 300;  // the cursor's cell is read at most this often
   const RECOMPUTE_MS = 1000;  // ... and again when its result changes this soon after the key
 
@@ -253,6 +259,7 @@
     const version = Module._attn_a11y_version();
     if (version === lastVersion) return;
     lastVersion = version;
+    const start = performance.now();
     const text = Module.UTF8ToString(Module._attn_a11y());
     try {
       apply(JSON.parse(text));
@@ -263,9 +270,10 @@
     // training in the learned-heads view changes a 65 x 65 table several
     // times a second, and its layout held frames up to 240 ms.
     void root.offsetHeight;
+    refreshMs = Math.max(REFRESH_MS, REBUILD_SHARE * (performance.now() - start));
   }
   function schedule() {
-    if (!timer) timer = setTimeout(refresh, REFRESH_MS);
+    if (!timer) timer = setTimeout(refresh, refreshMs);
   }
 
   window.attentionLabA11y = {

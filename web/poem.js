@@ -158,8 +158,13 @@
     corpusLoading = (async () => {
       if (!model) await request(lab);
       const slice = await fetchMaybeGzipped('corpus/tang_train');
-      // (window.attentionLabPoemWorkers = 1 before Start: one worker, to compare; the benchmark does.)
-      for (const count of window.attentionLabPoemWorkers === 1 ? [1] : [2, 1]) {
+      // Two workers split each step only where there are cores to spare beside
+      // the page's own thread and the browser's drawing: on two cores one worker
+      // trains faster (docs/performance.md). window.attentionLabPoemWorkers = 1
+      // or 2 before Start chooses (the tests and the benchmark do).
+      const cores = navigator.hardwareConcurrency || 2;
+      const wanted = window.attentionLabPoemWorkers || (cores >= 4 ? 2 : 1);
+      for (const count of wanted === 1 ? [1] : [2, 1]) {
         try {
           await startWorkers(lab, slice, count);
           status.trainer = count === 2 ? 'workers' : 'worker';
@@ -246,6 +251,22 @@
     });
   }
 
+  // Answers arrive as fast as the trainers take steps (the lab posts the next
+  // at once): the page draws what arrived at most every DRAW_EVERY_MS, so its
+  // frames leave the cores to the trainers (the model being trained is read
+  // as often), and always draws the last.
+  const DRAW_EVERY_MS = 250;
+  let drawnAt = -Infinity, drawTimer = 0;
+  function drawAnswers() {
+    if (!window.attentionLabFrames || drawTimer) return;
+    const wait = drawnAt + DRAW_EVERY_MS - performance.now();
+    drawTimer = setTimeout(() => {
+      drawTimer = 0;
+      drawnAt = performance.now();
+      window.attentionLabFrames.draw();
+    }, Math.max(0, wait));
+  }
+
   function answer(lab, op, bytes) {
     const pointer = intoHeap(lab, bytes);
     try {
@@ -253,7 +274,7 @@
     } finally {
       lab._free(pointer);
     }
-    if (window.attentionLabFrames) window.attentionLabFrames.draw();
+    drawAnswers();
   }
 
   // The bytes of an answer that is only an error (api/poem_wire.hpp: [u32 size][UTF-8]).

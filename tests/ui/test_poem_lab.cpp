@@ -532,16 +532,24 @@ TEST_CASE("poem lab: training through a posted trainer (the browser's worker) an
     while (!queue.empty()) answer_one();
   }
   check_shows_trained_poem(state);
-  // Start, then Pause and Reset while a TrainRun is on its way: its answer
-  // comes first, then the fresh model's; nothing more is posted.
+  // Start: the trainer holds two TrainRuns, and as it answers one the next is
+  // posted at once, with no frame between (the trainer never waits for the page).
   poem_train(state, PoemTrainAction::Start);
   poem_update(state);
-  REQUIRE(queue.size() == 1);
-  poem_train(state, PoemTrainAction::Pause);
-  poem_train(state, PoemTrainAction::Reset);
-  CHECK(queue.size() == 2);
+  REQUIRE(queue.size() == 2);
   CHECK(answer_one() == api::PoemOp::TrainRun);
   CHECK(state.poem.training->steps == 2);
+  CHECK(queue.size() == 2);
+  // Pause and Reset while two TrainRuns are on their way: their answers come
+  // first, then the fresh model's; nothing more is posted.
+  poem_train(state, PoemTrainAction::Pause);
+  poem_train(state, PoemTrainAction::Reset);
+  CHECK(queue.size() == 3);
+  CHECK(answer_one() == api::PoemOp::TrainRun);
+  CHECK(state.poem.training->steps == 3);
+  CHECK(answer_one() == api::PoemOp::TrainRun);
+  CHECK(state.poem.training->steps == 4);
+  CHECK(queue.size() == 1);
   CHECK(answer_one() == api::PoemOp::TrainReset);
   CHECK(state.poem.training->steps == 0);
   for (int frame = 0; frame < 5; ++frame) {
@@ -550,12 +558,16 @@ TEST_CASE("poem lab: training through a posted trainer (the browser's worker) an
   }
   CHECK(state.poem.posted == 0);
   CHECK(!state.poem.training_running);
-  // A trainer that stopped answers with why; training stops and says so.
+  // A trainer that stopped answers what it owed with why (web/poem.js); training
+  // stops and says so, and nothing more is posted.
   poem_train(state, PoemTrainAction::Start);
   poem_update(state);
-  REQUIRE(queue.size() == 1);
+  REQUIRE(queue.size() == 2);
   queue.clear();
   poem_take_answer(state, api::PoemOp::TrainRun, api::answer_error("the trainer stopped: out of memory"));
+  poem_take_answer(state, api::PoemOp::TrainRun, api::answer_error("the trainer stopped: out of memory"));
+  poem_update(state);
+  CHECK(queue.empty());
   CHECK(!state.poem.training_running);
   CHECK(state.poem.corpus_error == "the trainer stopped: out of memory");
   CHECK(state.poem.posted == 0);

@@ -60,9 +60,14 @@ const text = async (lab) => (await lab.config()).text;
 // the browser's animation frames, not the lab's (WebKit gave 4 of those
 // before the lab's 5th frame, with the tab bar not yet in the layout). A lab
 // that failed to start says why at once (no waiting for the timeout).
+// The old document is marked first: a driver's goto may return before the new
+// document replaces it (Firefox once read the old lab's "ready", then found
+// no body in the new one).
 async function open(page, base, query = '') {
+  await page.evaluate(() => { window.engineLeaving = true; }).catch(() => {});  // no document yet: nothing to mark
   await page.goto(`${base}index.html${query}`);
-  await page.waitForFunction(() => ['1', 'error'].includes(document.body?.dataset.ready), null, { timeout: READY_TIMEOUT_MS });
+  await page.waitForFunction(() => !window.engineLeaving && ['1', 'error'].includes(document.body?.dataset.ready), null,
+                             { timeout: READY_TIMEOUT_MS });
   const failed = await page.evaluate(() => document.body.dataset.ready === 'error' && document.getElementById('status-text').textContent);
   if (failed) throw new Error(`the lab did not start: ${failed}`);
   const lab = new Lab(page);
@@ -595,6 +600,7 @@ async function poemView(c, page, { url }) {
   // score the untrained model and take one step data-parallel (the halves'
   // gradients cross a MessageChannel); the heatmaps show that model, and
   // compute() asks the first worker for the same numbers.
+  await page.evaluate(() => { window.attentionLabPoemWorkers = 2; });  // two even where the cores are few
   await lab.click('poem_train_step');
   const stepped = await until(async () => (await poemState(lab)).training?.steps, 1, 180_000);
   const trainer = await page.evaluate(() => window.attentionLabPoem.status().trainer);

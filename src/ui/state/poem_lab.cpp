@@ -87,6 +87,8 @@ void after_training_run(AppState& state) {
     lab.read_again = true;
 }
 
+void keep_training(AppState& state);
+
 // The trainer's answer to `op`, whenever it arrives.
 void take_trainer_answer(AppState& state, api::PoemOp op, const std::vector<uint8_t>& answer) {
   PoemLab& lab = state.poem;
@@ -101,6 +103,7 @@ void take_trainer_answer(AppState& state, api::PoemOp op, const std::vector<uint
     case api::PoemOp::TrainRun:
       take_training(state, answer, error);
       after_training_run(state);
+      keep_training(state);
       break;
     case api::PoemOp::TrainRead:
       lab.read_posted = false;
@@ -191,22 +194,43 @@ void train_units(AppState& state, int units) {
   to_trainer(state, request, api::PoemOp::TrainRun);
 }
 
-// A frame's share of training. In the trainer's own thread: the rest of
-// the step under way (or the Step's), one request at a time, so a Pause
-// waits for at most one step and a reading of the model is never far
-// behind. In this thread: units until about 7 ms have gone (at least one).
+// Training requests (TrainReset, TrainRun) posted and not answered yet.
+int training_in_flight(const PoemLab& lab) { return lab.posted - int(lab.read_posted); }
+
+// A trainer's thread holds two training requests at once while it runs: as
+// it answers one, the next is already there, so it never waits for the page
+// to take the answer (behind a long frame) and post again. A Step holds one,
+// so it takes exactly one step; Pause waits for at most two.
+constexpr int kTrainAhead = 2;
+
+// A share of training. In the trainer's own thread: requests for the rest of
+// the step under way (or of the held-out scoring), up to kTrainAhead of them;
+// a reading of the model being trained waits behind at most those. In this
+// thread: units until about 7 ms of the frame have gone (at least one).
 void train_slice(AppState& state) {
   PoemLab& lab = state.poem;
   if (lab.post) {
-    const api::PoemTraining& t = *lab.training;
-    const int evaluation = t.held_out - t.evaluated;  // held-out poems still to score
-    train_units(state, evaluation > 0 ? evaluation : std::max(1, t.batch - t.sequences));
+    const int ahead = lab.training_step_target ? 1 : kTrainAhead;
+    while (training_in_flight(lab) < ahead) {
+      const api::PoemTraining& t = *lab.training;
+      const int evaluation = t.held_out - t.evaluated;  // held-out poems still to score
+      train_units(state, evaluation > 0 ? evaluation : std::max(1, t.batch - t.sequences));
+    }
     return;
   }
   const double start = state.clock.now_ms();
   do {
     train_units(state, 1);
   } while (lab.training && !lab.training->finished && lab.training_running && state.clock.ms_since(start) < 7.0);
+}
+
+// With the trainer in a thread of its own, the next request is posted as soon
+// as an answer arrives, not in the next frame: the page draws only to show
+// what arrived.
+void keep_training(AppState& state) {
+  PoemLab& lab = state.poem;
+  if (lab.post && lab.training_running && lab.corpus == PoemLoad::Ready && lab.training && !lab.training->finished)
+    train_slice(state);
 }
 
 }  // namespace
@@ -314,17 +338,21 @@ void poem_update(AppState& state) {
   if (lab.sampling) sample_step(state);
   if (lab.corpus == PoemLoad::Failed) lab.training_running = false;
   // "Your model" stays chosen while its first answer is on the way.
-  const bool in_flight = lab.posted > int(lab.read_posted);  // a TrainReset or TrainRun
+  const bool in_flight = training_in_flight(lab) > 0;
   if (lab.show_trained && !lab.training && !lab.training_running && !in_flight) lab.show_trained = false;
   const bool trained = poem_shows_trained(lab);
   const std::string text = poem_text_shown(lab);
   const bool stale = lab.read_again || (!lab.reading && lab.read_error.empty()) || text != lab.read_text ||
                      lab.read_trained != trained;
   if (stale && !lab.read_posted) read_text(state, text);
-  if (lab.training_running && lab.corpus == PoemLoad::Ready && !in_flight) {
-    if (!lab.training) reset_training(state);
-    else if (!lab.training->finished) train_slice(state);
-    else lab.training_running = false;
+  if (lab.training_running && lab.corpus == PoemLoad::Ready) {
+    if (!lab.training) {
+      if (!in_flight) reset_training(state);
+    } else if (!lab.training->finished) {
+      train_slice(state);
+    } else if (!in_flight) {
+      lab.training_running = false;
+    }
   }
 }
 
