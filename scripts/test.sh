@@ -70,50 +70,15 @@ if [ -f build/native/poem_model.bin ] && [ -d build/wasm/web ]; then
   scripts/poem_web_files.sh build/native build/wasm/web
 fi
 
-# One tree's tests: the output to build/ctest-PRESET.log (and to the screen
-# with "show"), the seconds and ctest's status beside it.
-run_tree() {  # PRESET [show] -- ctest arguments
-  local preset="$1" show="$2" t rc
-  shift 3
-  t=$(date +%s)
-  # Tests that must not share the machine (timings, frame budgets) say so with
-  # RUN_SERIAL or RESOURCE_LOCK in their CMakeLists; the rest run CTEST_JOBS at once.
-  if [ "$show" = show ]; then
-    ctest --preset "$preset" -j "$CTEST_JOBS" "$@" 2>&1 | tee "build/ctest-$preset.log"
-    rc=${PIPESTATUS[0]}
-  else
-    ctest --preset "$preset" -j "$CTEST_JOBS" "$@" > "build/ctest-$preset.log" 2>&1
-    rc=$?
-  fi
-  echo "$(( $(date +%s) - t )) $rc" > "build/ctest-$preset.result"
-}
-
-# The browser tree runs its Chromium tests one at a time (tests/web/CMakeLists.txt:
-# side by side they starve each other), which left the machine idle for over half
-# of its run (20 minutes wall, 12 of CPU on two cores): the other trees' tests run
-# beside it, one tree after the other, their output printed when the browser tree
-# is done. No test depends on the machine's load (--under-load shows it).
-others=""; browser=""
-for preset in $PRESETS; do
-  if [ "$preset" = wasm ]; then browser=wasm; else others="$others $preset"; fi
-done
-if [ -n "$browser" ] && [ -n "$others" ]; then
-  ( for preset in $others; do run_tree "$preset" quiet -- "$@"; done ) &
-  others_pid=$!
-  echo "[test] the browser tree's tests; the$others tree(s) beside it (their output follows)"
-  run_tree wasm show -- "$@"
-  wait "$others_pid"
-  for preset in $others; do echo; echo "[test] the $preset tree:"; cat "build/ctest-$preset.log"; done
-else
-  for preset in $PRESETS; do run_tree "$preset" show -- "$@"; done
-fi
-
 passed=0; failed=0; status=0
 for preset in $PRESETS; do
   log="build/ctest-$preset.log"
-  read -r seconds rc < "build/ctest-$preset.result"
-  test_s[$preset]=$seconds
-  [ "$rc" = 0 ] || status=1
+  t=$(date +%s)
+  # Tests that must not share the machine (timings, frame budgets) say so with
+  # RUN_SERIAL or RESOURCE_LOCK in their CMakeLists; the rest run CTEST_JOBS at once.
+  ctest --preset "$preset" -j "$CTEST_JOBS" "$@" 2>&1 | tee "$log"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+  test_s[$preset]=$(( $(date +%s) - t ))
   # ctest ends with "NN% tests passed, F tests failed out of T".
   line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n1)
   if [ -n "$line" ]; then
