@@ -1,0 +1,198 @@
+// The recurrent layers; see recurrent_layers.hpp. Plain loops in a fixed
+// order: each step's products are small (H up to a few dozen), and the
+// experiment's point is that the steps depend on each other, not their speed.
+#include "recurrent_layers.hpp"
+
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include "../detmath.hpp"
+
+namespace attn::why::ref {
+namespace {
+
+std::size_t at(int i, int j, int n) { return std::size_t(i) * std::size_t(n) + std::size_t(j); }
+
+}  // namespace
+
+template <class Real>
+Real det_tanh(Real x) {
+  // tanh(x) = 1 - 2 / (e^{2x} + 1) for x >= 0, odd: no overflow for large |x|.
+  const double a = std::fabs(double(x));
+  const double t = 1.0 - 2.0 / (det_exp(2.0 * a) + 1.0);
+  return Real(x < 0 ? -t : t);
+}
+
+template <class Real>
+Real det_sigmoid(Real x) {
+  const double v = double(x);
+  // For v < 0, e^{v} / (1 + e^{v}): no overflow either way.
+  if (v >= 0) return Real(1.0 / (1.0 + det_exp(-v)));
+  const double e = det_exp(v);
+  return Real(e / (1.0 + e));
+}
+
+template <class Real>
+void rnn_forward(Real* hs, const Real* x, const Real* wx, const Real* wh, const Real* b, int B, int T, int C, int H) {
+  for (int bi = 0; bi < B; ++bi) {
+    Real* h = hs + std::size_t(bi) * std::size_t(T + 1) * std::size_t(H);
+    for (int j = 0; j < H; ++j) h[j] = 0;
+    for (int t = 0; t < T; ++t) {
+      const Real* xt = x + (std::size_t(bi) * std::size_t(T) + std::size_t(t)) * std::size_t(C);
+      const Real* prev = h + std::size_t(t) * std::size_t(H);
+      Real* next = h + std::size_t(t + 1) * std::size_t(H);
+      for (int j = 0; j < H; ++j) {
+        Real a = b[j];
+        for (int c = 0; c < C; ++c) a += xt[c] * wx[at(c, j, H)];
+        for (int k = 0; k < H; ++k) a += prev[k] * wh[at(k, j, H)];
+        next[j] = det_tanh(a);
+      }
+    }
+  }
+}
+
+template <class Real>
+void rnn_backward(Real* dx, Real* dwx, Real* dwh, Real* db, Real* dhs, const Real* hs, const Real* x, const Real* wx,
+                  const Real* wh, int B, int T, int C, int H) {
+  std::vector<Real> da(static_cast<std::size_t>(H));
+  for (int bi = 0; bi < B; ++bi) {
+    const Real* h = hs + std::size_t(bi) * std::size_t(T + 1) * std::size_t(H);
+    Real* dh = dhs + std::size_t(bi) * std::size_t(T + 1) * std::size_t(H);
+    for (int t = T - 1; t >= 0; --t) {
+      const Real* xt = x + (std::size_t(bi) * std::size_t(T) + std::size_t(t)) * std::size_t(C);
+      Real* dxt = dx + (std::size_t(bi) * std::size_t(T) + std::size_t(t)) * std::size_t(C);
+      const Real* prev = h + std::size_t(t) * std::size_t(H);
+      const Real* next = h + std::size_t(t + 1) * std::size_t(H);
+      const Real* dnext = dh + std::size_t(t + 1) * std::size_t(H);
+      Real* dprev = dh + std::size_t(t) * std::size_t(H);
+      for (int j = 0; j < H; ++j) da[std::size_t(j)] = dnext[j] * (Real(1) - next[j] * next[j]);  // through tanh
+      for (int j = 0; j < H; ++j) db[j] += da[std::size_t(j)];
+      for (int c = 0; c < C; ++c) {
+        Real s = 0;
+        for (int j = 0; j < H; ++j) {
+          dwx[at(c, j, H)] += xt[c] * da[std::size_t(j)];
+          s += da[std::size_t(j)] * wx[at(c, j, H)];
+        }
+        dxt[c] = s;
+      }
+      for (int k = 0; k < H; ++k) {
+        Real s = 0;
+        for (int j = 0; j < H; ++j) {
+          dwh[at(k, j, H)] += prev[k] * da[std::size_t(j)];
+          s += da[std::size_t(j)] * wh[at(k, j, H)];
+        }
+        dprev[k] += s;  // carried back through time
+      }
+    }
+  }
+}
+
+template <class Real>
+void gru_forward(Real* hs, Real* gates, const Real* x, const Real* w, const Real* u, const Real* b, int B, int T, int C,
+                 int H) {
+  const int G = 3 * H;
+  std::vector<Real> rh(static_cast<std::size_t>(H));
+  for (int bi = 0; bi < B; ++bi) {
+    Real* h = hs + std::size_t(bi) * std::size_t(T + 1) * std::size_t(H);
+    for (int j = 0; j < H; ++j) h[j] = 0;
+    for (int t = 0; t < T; ++t) {
+      const std::size_t row = std::size_t(bi) * std::size_t(T) + std::size_t(t);
+      const Real* xt = x + row * std::size_t(C);
+      Real* g = gates + row * std::size_t(G);  // z | r | n
+      const Real* prev = h + std::size_t(t) * std::size_t(H);
+      Real* next = h + std::size_t(t + 1) * std::size_t(H);
+      for (int j = 0; j < 2 * H; ++j) {  // the gates z and r
+        Real a = b[j];
+        for (int c = 0; c < C; ++c) a += xt[c] * w[at(c, j, G)];
+        for (int k = 0; k < H; ++k) a += prev[k] * u[at(k, j, G)];
+        g[j] = det_sigmoid(a);
+      }
+      for (int k = 0; k < H; ++k) rh[std::size_t(k)] = g[H + k] * prev[k];
+      for (int j = 0; j < H; ++j) {  // the candidate n
+        Real a = b[2 * H + j];
+        for (int c = 0; c < C; ++c) a += xt[c] * w[at(c, 2 * H + j, G)];
+        for (int k = 0; k < H; ++k) a += rh[std::size_t(k)] * u[at(k, 2 * H + j, G)];
+        g[2 * H + j] = det_tanh(a);
+      }
+      for (int j = 0; j < H; ++j) next[j] = (Real(1) - g[j]) * g[2 * H + j] + g[j] * prev[j];
+    }
+  }
+}
+
+template <class Real>
+void gru_backward(Real* dx, Real* dw, Real* du, Real* db, Real* dhs, const Real* hs, const Real* gates, const Real* x,
+                  const Real* w, const Real* u, int B, int T, int C, int H) {
+  const int G = 3 * H;
+  std::vector<Real> da(static_cast<std::size_t>(G)), rh(static_cast<std::size_t>(H)), drh(static_cast<std::size_t>(H));
+  for (int bi = 0; bi < B; ++bi) {
+    const Real* h = hs + std::size_t(bi) * std::size_t(T + 1) * std::size_t(H);
+    Real* dh = dhs + std::size_t(bi) * std::size_t(T + 1) * std::size_t(H);
+    for (int t = T - 1; t >= 0; --t) {
+      const std::size_t row = std::size_t(bi) * std::size_t(T) + std::size_t(t);
+      const Real* xt = x + row * std::size_t(C);
+      Real* dxt = dx + row * std::size_t(C);
+      const Real* g = gates + row * std::size_t(G);
+      const Real* prev = h + std::size_t(t) * std::size_t(H);
+      const Real* dnext = dh + std::size_t(t + 1) * std::size_t(H);
+      Real* dprev = dh + std::size_t(t) * std::size_t(H);
+      // h_t = (1 - z) n + z h: into the pre-activations of z and n, and h directly.
+      for (int j = 0; j < H; ++j) {
+        const Real z = g[j], n = g[2 * H + j];
+        da[std::size_t(j)] = dnext[j] * (prev[j] - n) * z * (Real(1) - z);
+        da[std::size_t(2 * H + j)] = dnext[j] * (Real(1) - z) * (Real(1) - n * n);
+        dprev[j] += dnext[j] * z;
+      }
+      // n's recurrent product read r ⊙ h: into Un, r and h.
+      for (int k = 0; k < H; ++k) rh[std::size_t(k)] = g[H + k] * prev[k];
+      for (int k = 0; k < H; ++k) {
+        Real s = 0;
+        for (int j = 0; j < H; ++j) {
+          du[at(k, 2 * H + j, G)] += rh[std::size_t(k)] * da[std::size_t(2 * H + j)];
+          s += da[std::size_t(2 * H + j)] * u[at(k, 2 * H + j, G)];
+        }
+        drh[std::size_t(k)] = s;
+      }
+      for (int k = 0; k < H; ++k) {
+        const Real r = g[H + k];
+        da[std::size_t(H + k)] = drh[std::size_t(k)] * prev[k] * r * (Real(1) - r);
+        dprev[k] += drh[std::size_t(k)] * r;
+      }
+      // The gates' recurrent products read h: into Uz, Ur and h.
+      for (int k = 0; k < H; ++k) {
+        Real s = 0;
+        for (int j = 0; j < 2 * H; ++j) {
+          du[at(k, j, G)] += prev[k] * da[std::size_t(j)];
+          s += da[std::size_t(j)] * u[at(k, j, G)];
+        }
+        dprev[k] += s;
+      }
+      // Every pre-activation read x_t W + b.
+      for (int j = 0; j < G; ++j) db[j] += da[std::size_t(j)];
+      for (int c = 0; c < C; ++c) {
+        Real s = 0;
+        for (int j = 0; j < G; ++j) {
+          dw[at(c, j, G)] += xt[c] * da[std::size_t(j)];
+          s += da[std::size_t(j)] * w[at(c, j, G)];
+        }
+        dxt[c] = s;
+      }
+    }
+  }
+}
+
+#define ATTN_WHY_RECURRENT(Real)                                                                                    \
+  template Real det_tanh<Real>(Real);                                                                                \
+  template Real det_sigmoid<Real>(Real);                                                                             \
+  template void rnn_forward<Real>(Real*, const Real*, const Real*, const Real*, const Real*, int, int, int, int);   \
+  template void rnn_backward<Real>(Real*, Real*, Real*, Real*, Real*, const Real*, const Real*, const Real*,         \
+                                   const Real*, int, int, int, int);                                                 \
+  template void gru_forward<Real>(Real*, Real*, const Real*, const Real*, const Real*, const Real*, int, int, int,  \
+                                  int);                                                                              \
+  template void gru_backward<Real>(Real*, Real*, Real*, Real*, Real*, const Real*, const Real*, const Real*,         \
+                                   const Real*, const Real*, int, int, int, int);
+ATTN_WHY_RECURRENT(float)
+ATTN_WHY_RECURRENT(double)
+#undef ATTN_WHY_RECURRENT
+
+}  // namespace attn::why::ref

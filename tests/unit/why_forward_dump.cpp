@@ -1,0 +1,66 @@
+// For why_numpy_check.py: the "why attention" recurrent layers' float forward
+// passes (core/why/recurrent_layers) on random inputs and weights from a seed,
+// printed as JSON with the inputs, so numpy recomputes them from the
+// definitions alone. Built natively and to wasm (run under Node).
+//
+//   why_forward_dump SEED   {"B", "T", "C", "H", "x", "rnn": {"wx", "wh", "b", "hs"},
+//                            "gru": {"w", "u", "b", "hs", "gates"}}
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/rng.hpp"
+#include "core/why/recurrent_layers.hpp"
+
+using namespace attn;
+
+namespace {
+
+std::vector<float> random_values(std::size_t n, Rng& rng, float scale) {
+  std::vector<float> v(n);
+  for (float& x : v) x = scale * rng.normal();
+  return v;
+}
+
+void print(const char* name, const std::vector<float>& v, bool last = false) {
+  std::printf("\"%s\": [", name);
+  for (std::size_t i = 0; i < v.size(); ++i) std::printf("%s%.9g", i ? ", " : "", double(v[i]));
+  std::printf("]%s", last ? "" : ", ");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: why_forward_dump SEED\n");
+    return 2;
+  }
+  const int B = 2, T = 12, C = 5, H = 6;
+  Rng rng(std::stoull(argv[1]), 3);
+  const std::vector<float> x = random_values(std::size_t(B * T * C), rng, 1.0f);
+  const std::vector<float> wx = random_values(std::size_t(C * H), rng, 0.6f);
+  const std::vector<float> wh = random_values(std::size_t(H * H), rng, 0.6f);
+  const std::vector<float> b = random_values(std::size_t(H), rng, 0.3f);
+  std::vector<float> hs(std::size_t(B * (T + 1) * H));
+  why::ref::rnn_forward(hs.data(), x.data(), wx.data(), wh.data(), b.data(), B, T, C, H);
+  std::printf("{\"B\": %d, \"T\": %d, \"C\": %d, \"H\": %d, ", B, T, C, H);
+  print("x", x);
+  std::printf("\"rnn\": {");
+  print("wx", wx);
+  print("wh", wh);
+  print("b", b);
+  print("hs", hs, true);
+  std::printf("}, \"gru\": {");
+  const std::vector<float> w = random_values(std::size_t(C * 3 * H), rng, 0.6f);
+  const std::vector<float> u = random_values(std::size_t(H * 3 * H), rng, 0.6f);
+  const std::vector<float> gb = random_values(std::size_t(3 * H), rng, 0.3f);
+  std::vector<float> gates(std::size_t(B * T * 3 * H));
+  why::ref::gru_forward(hs.data(), gates.data(), x.data(), w.data(), u.data(), gb.data(), B, T, C, H);
+  print("w", w);
+  print("u", u);
+  print("b", gb);
+  print("gates", gates);
+  print("hs", hs, true);
+  std::printf("}}\n");
+  return 0;
+}

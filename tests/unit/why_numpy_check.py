@@ -1,0 +1,82 @@
+#!/usr/bin/python3
+"""The "why attention" recurrent layers' forward passes against numpy, written
+here from their definitions (core/why/recurrent_layers.hpp) alone:
+
+    tanh RNN: h_t = tanh(x_t Wx + h_{t-1} Wh + b), h_0 = 0
+    GRU:      z = sigmoid(x_t Wz + h Uz + bz), r = sigmoid(x_t Wr + h Ur + br),
+              n = tanh(x_t Wn + (r * h) Un + bn), h_t = (1 - z) n + z h
+
+    why_numpy_check.py DUMP
+
+DUMP is tests/unit/why_forward_dump (native) or its .js (wasm, run with node).
+It prints its random inputs and weights with its float32 results; numpy
+recomputes them in float64 and holds every state and gate to within 1e-5,
+for three seeds.
+"""
+import json
+import subprocess
+import sys
+
+import numpy as np
+
+TOL = 1e-5
+
+
+def run(dump, seed):
+    command = ['node', dump] if dump.endswith('.js') else [dump]
+    return json.loads(subprocess.run(command + [str(seed)], check=True, capture_output=True, text=True).stdout)
+
+
+def sigmoid(a):
+    return 1.0 / (1.0 + np.exp(-a))
+
+
+def rnn(x, wx, wh, b):
+    B, T, _ = x.shape
+    hs = np.zeros((B, T + 1, wh.shape[0]))
+    for t in range(T):
+        hs[:, t + 1] = np.tanh(x[:, t] @ wx + hs[:, t] @ wh + b)
+    return hs
+
+
+def gru(x, w, u, b):
+    B, T, _ = x.shape
+    H = u.shape[0]
+    hs = np.zeros((B, T + 1, H))
+    gates = np.zeros((B, T, 3 * H))
+    for t in range(T):
+        h = hs[:, t]
+        a = x[:, t] @ w + b
+        z = sigmoid(a[:, :H] + h @ u[:, :H])
+        r = sigmoid(a[:, H:2 * H] + h @ u[:, H:2 * H])
+        n = np.tanh(a[:, 2 * H:] + (r * h) @ u[:, 2 * H:])
+        hs[:, t + 1] = (1 - z) * n + z * h
+        gates[:, t] = np.concatenate([z, r, n], axis=1)
+    return hs, gates
+
+
+def main():
+    dump = sys.argv[1]
+    failures = 0
+    for seed in (1, 2, 3):
+        d = run(dump, seed)
+        B, T, C, H = d['B'], d['T'], d['C'], d['H']
+        x = np.array(d['x']).reshape(B, T, C)
+        r = d['rnn']
+        want = rnn(x, np.array(r['wx']).reshape(C, H), np.array(r['wh']).reshape(H, H), np.array(r['b']))
+        checks = [('tanh RNN states', want, np.array(r['hs']).reshape(B, T + 1, H))]
+        g = d['gru']
+        hs, gates = gru(x, np.array(g['w']).reshape(C, 3 * H), np.array(g['u']).reshape(H, 3 * H), np.array(g['b']))
+        checks += [('GRU states', hs, np.array(g['hs']).reshape(B, T + 1, H)),
+                   ('GRU gates', gates, np.array(g['gates']).reshape(B, T, 3 * H))]
+        for name, expected, got in checks:
+            worst = float(np.max(np.abs(expected - got)))
+            ok = worst <= TOL and float(np.max(np.abs(expected))) > 0.1  # and not all near zero
+            failures += not ok
+            print(f"[{'PASS' if ok else 'FAIL'}] seed {seed}: {name} within {TOL} of numpy (worst {worst:.2e})")
+    print('why_numpy_check:', 'OK' if failures == 0 else f'{failures} failure(s)')
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
