@@ -214,7 +214,11 @@ void train_slice(AppState& state) {
     while (training_in_flight(lab) < ahead) {
       const api::PoemTraining& t = *lab.training;
       const int evaluation = t.held_out - t.evaluated;  // held-out poems still to score
-      train_units(state, evaluation > 0 ? evaluation : std::max(1, t.batch - t.sequences));
+      // Behind another request `t` is stale: ask for one step's worth, never more.
+      const int units = training_in_flight(lab) > 0 ? t.batch
+                        : evaluation > 0           ? evaluation
+                                                   : std::max(1, t.batch - t.sequences);
+      train_units(state, units);
     }
     return;
   }
