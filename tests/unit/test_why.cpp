@@ -13,6 +13,7 @@
 
 #include "core/rng.hpp"
 #include "core/why/recurrent_layers.hpp"
+#include "helpers.hpp"
 
 namespace attn::why {
 namespace {
@@ -46,16 +47,9 @@ Loss make_loss(Rng& rng) {
 // Every entry of `tensor`: analytic[i] against (L(+eps) - L(-eps)) / 2eps.
 void check_tensor(const std::string& name, std::vector<double>& tensor, const std::vector<double>& analytic,
                   const std::function<double()>& loss) {
-  const double eps = 1e-6;
   double worst = 0;
   for (std::size_t i = 0; i < tensor.size(); ++i) {
-    const double keep = tensor[i];
-    tensor[i] = keep + eps;
-    const double up = loss();
-    tensor[i] = keep - eps;
-    const double down = loss();
-    tensor[i] = keep;
-    const double numeric = (up - down) / (2 * eps);
+    const double numeric = test::central_difference(tensor, i, 1e-6, loss);
     worst = std::max(worst, std::fabs(numeric - analytic[i]) / std::max(1.0, std::fabs(numeric)));
   }
   INFO(name << ": worst relative difference " << worst);

@@ -14,6 +14,23 @@ namespace {
 
 std::size_t at(int i, int j, int n) { return std::size_t(i) * std::size_t(n) + std::size_t(j); }
 
+// The backward of a product the forward passes add into pre-activations,
+// a[j] += sum_i in[i] w[i, col + j] for j < n (w's rows `stride` wide):
+// dw[i, col + j] += in[i] da[j], and din[i] = sum_j da[j] w[i, col + j]
+// (written: the caller adds it where a gradient gathers).
+template <class Real>
+void product_backward(Real* din, Real* dw, const Real* in, const Real* da, const Real* w, int rows, int col, int n,
+                      int stride) {
+  for (int i = 0; i < rows; ++i) {
+    Real s = 0;
+    for (int j = 0; j < n; ++j) {
+      dw[at(i, col + j, stride)] += in[i] * da[j];
+      s += da[j] * w[at(i, col + j, stride)];
+    }
+    din[i] = s;
+  }
+}
+
 }  // namespace
 
 template <class Real>
@@ -55,7 +72,7 @@ void rnn_forward(Real* hs, const Real* x, const Real* wx, const Real* wh, const 
 template <class Real>
 void rnn_backward(Real* dx, Real* dwx, Real* dwh, Real* db, Real* dhs, const Real* hs, const Real* x, const Real* wx,
                   const Real* wh, int B, int T, int C, int H) {
-  std::vector<Real> da(static_cast<std::size_t>(H));
+  std::vector<Real> da(static_cast<std::size_t>(H)), dcarry(static_cast<std::size_t>(H));
   for (int bi = 0; bi < B; ++bi) {
     const Real* h = hs + std::size_t(bi) * std::size_t(T + 1) * std::size_t(H);
     Real* dh = dhs + std::size_t(bi) * std::size_t(T + 1) * std::size_t(H);
@@ -68,22 +85,9 @@ void rnn_backward(Real* dx, Real* dwx, Real* dwh, Real* db, Real* dhs, const Rea
       Real* dprev = dh + std::size_t(t) * std::size_t(H);
       for (int j = 0; j < H; ++j) da[std::size_t(j)] = dnext[j] * (Real(1) - next[j] * next[j]);  // through tanh
       for (int j = 0; j < H; ++j) db[j] += da[std::size_t(j)];
-      for (int c = 0; c < C; ++c) {
-        Real s = 0;
-        for (int j = 0; j < H; ++j) {
-          dwx[at(c, j, H)] += xt[c] * da[std::size_t(j)];
-          s += da[std::size_t(j)] * wx[at(c, j, H)];
-        }
-        dxt[c] = s;
-      }
-      for (int k = 0; k < H; ++k) {
-        Real s = 0;
-        for (int j = 0; j < H; ++j) {
-          dwh[at(k, j, H)] += prev[k] * da[std::size_t(j)];
-          s += da[std::size_t(j)] * wh[at(k, j, H)];
-        }
-        dprev[k] += s;  // carried back through time
-      }
+      product_backward(dxt, dwx, xt, da.data(), wx, C, 0, H, H);
+      product_backward(dcarry.data(), dwh, prev, da.data(), wh, H, 0, H, H);
+      for (int k = 0; k < H; ++k) dprev[k] += dcarry[std::size_t(k)];  // carried back through time
     }
   }
 }
@@ -124,7 +128,8 @@ template <class Real>
 void gru_backward(Real* dx, Real* dw, Real* du, Real* db, Real* dhs, const Real* hs, const Real* gates, const Real* x,
                   const Real* w, const Real* u, int B, int T, int C, int H) {
   const int G = 3 * H;
-  std::vector<Real> da(static_cast<std::size_t>(G)), rh(static_cast<std::size_t>(H)), drh(static_cast<std::size_t>(H));
+  std::vector<Real> da(static_cast<std::size_t>(G)), rh(static_cast<std::size_t>(H)), drh(static_cast<std::size_t>(H)),
+      dcarry(static_cast<std::size_t>(H));
   for (int bi = 0; bi < B; ++bi) {
     const Real* h = hs + std::size_t(bi) * std::size_t(T + 1) * std::size_t(H);
     Real* dh = dhs + std::size_t(bi) * std::size_t(T + 1) * std::size_t(H);
@@ -145,38 +150,18 @@ void gru_backward(Real* dx, Real* dw, Real* du, Real* db, Real* dhs, const Real*
       }
       // n's recurrent product read r ⊙ h: into Un, r and h.
       for (int k = 0; k < H; ++k) rh[std::size_t(k)] = g[H + k] * prev[k];
-      for (int k = 0; k < H; ++k) {
-        Real s = 0;
-        for (int j = 0; j < H; ++j) {
-          du[at(k, 2 * H + j, G)] += rh[std::size_t(k)] * da[std::size_t(2 * H + j)];
-          s += da[std::size_t(2 * H + j)] * u[at(k, 2 * H + j, G)];
-        }
-        drh[std::size_t(k)] = s;
-      }
+      product_backward(drh.data(), du, rh.data(), da.data() + 2 * H, u, H, 2 * H, H, G);
       for (int k = 0; k < H; ++k) {
         const Real r = g[H + k];
         da[std::size_t(H + k)] = drh[std::size_t(k)] * prev[k] * r * (Real(1) - r);
         dprev[k] += drh[std::size_t(k)] * r;
       }
       // The gates' recurrent products read h: into Uz, Ur and h.
-      for (int k = 0; k < H; ++k) {
-        Real s = 0;
-        for (int j = 0; j < 2 * H; ++j) {
-          du[at(k, j, G)] += prev[k] * da[std::size_t(j)];
-          s += da[std::size_t(j)] * u[at(k, j, G)];
-        }
-        dprev[k] += s;
-      }
+      product_backward(dcarry.data(), du, prev, da.data(), u, H, 0, 2 * H, G);
+      for (int k = 0; k < H; ++k) dprev[k] += dcarry[std::size_t(k)];
       // Every pre-activation read x_t W + b.
       for (int j = 0; j < G; ++j) db[j] += da[std::size_t(j)];
-      for (int c = 0; c < C; ++c) {
-        Real s = 0;
-        for (int j = 0; j < G; ++j) {
-          dw[at(c, j, G)] += xt[c] * da[std::size_t(j)];
-          s += da[std::size_t(j)] * w[at(c, j, G)];
-        }
-        dxt[c] = s;
-      }
+      product_backward(dxt, dw, xt, da.data(), w, C, 0, G, G);
     }
   }
 }
