@@ -229,7 +229,7 @@
     clearTimeout(announceTimer);
     const wait = ANNOUNCE_MS - (performance.now() - lastAnnounce);
     if (wait <= 0) say(cursor.text);
-    else announceTimer = setTimeout(() => say(cursor.text), wait);
+    else announceTimer = setTimeout(() => { announceTimer = null; say(cursor.text); }, wait);
   }
 
   function apply(mirror) {
@@ -293,5 +293,19 @@
     },
     // For tests: build the copy now rather than after the next frame.
     refresh,
+    // For tests: a Promise, resolved once the copy shows what the lab holds
+    // now (nothing left to rebuild or to announce). Tests wait on this, not on
+    // the copy's delays: those grow with the cost of a rebuild on a busy machine.
+    settled() {
+      return new Promise((done) => {
+        const check = () => {
+          const current = Module && !timer && !announceTimer && Module._attn_a11y_version() === lastVersion;
+          if (current) return done();
+          if (Module && !timer && Module._attn_a11y_version() !== lastVersion) schedule();
+          setTimeout(check, 20);
+        };
+        check();
+      });
+    },
   };
 })();

@@ -77,10 +77,11 @@ async function openMirror(page, url, query) {
   return lab;
 }
 
-// After a change: the frames it needs, then the copy's own delay (REFRESH_MS).
+// After a change: until the lab has drawn it (keys queued included) and the
+// copy shows it, its announcement made (web/a11y.js settled()).
 async function settle(lab, page) {
-  await lab.frames(6);
-  await page.waitForTimeout(250);
+  await lab.settled();
+  await page.evaluate(() => window.attentionLabA11y.settled());
 }
 
 // `value` printed with `decimals` somewhere in the text.
@@ -407,7 +408,7 @@ async function keyboardTest(c, page, url) {
   await tap('ArrowDown');
   await tap('ArrowDown');
   await tap('ArrowRight');
-  await page.waitForTimeout(500);
+  await settle(lab, page);
   s = await lab.state();
   let result = await lab.compute(await lab.config());
   m = await readMirror(page);
@@ -422,11 +423,11 @@ async function keyboardTest(c, page, url) {
           `${m.live} / raw ${fmt(result.scores[0][2][1])} scaled ${fmt(result.scaled_scores[0][2][1])} w ${fmt(result.weights[0][2][1])}`);
   await tap('ArrowRight');
   await tap('ArrowRight');
-  await page.waitForTimeout(500);
+  await settle(lab, page);
   m = await readMirror(page);
   c.check(says(m.live, 0, 2, 3) && m.live.includes('已掩码'), 'a masked cell (causal, key after the query) is read as masked', m.live);
   await tap('PageDown');
-  await page.waitForTimeout(500);
+  await settle(lab, page);
   s = await lab.state();
   m = await readMirror(page);
   c.check(s.selected_head === 1 && says(m.live, 1, 2, 3), 'Page Down moves the cursor to head 1 and reads its cell', m.live);
@@ -466,7 +467,7 @@ async function keyboardTest(c, page, url) {
   const custom = (await lab.config()).mask;
   await tabTo(page, 'canvas', 30);
   await tap(' ');
-  await page.waitForTimeout(500);
+  await settle(lab, page);
   const toggled = await lab.config();
   result = await lab.compute(toggled);
   m = await readMirror(page);

@@ -581,17 +581,9 @@ function printedAs(text, value) {
 }
 
 async function mirror(c, lab, page, lang) {
-  await page.waitForFunction(() => document.getElementById('a11y')?.dataset.version, null, { timeout: 30_000 });
+  await copySettled(lab, page);
   const p = await poemState(lab);
-  // The copy follows a frame within its REFRESH_MS: until the summary names every head.
-  let m = null;
-  for (let i = 0; i < 20; ++i) {
-    await lab.frames(2);
-    await page.evaluate(() => window.attentionLabA11y?.refresh());
-    m = await readMirror(page);
-    if (m && p.heads.every((h) => m.summary.includes(h.sentence)) && m.tables.length >= 2) break;
-    await page.waitForTimeout(100);
-  }
+  const m = await readMirror(page);
   const missing = p.heads.filter((h) => !m?.summary.includes(h.sentence)).map((h) => h.sentence);
   c.check(m && missing.length === 0, `the accessible copy's summary (${lang}) has every head's sentence from state().poem.heads`,
           `missing ${short(missing)} in "${m?.summary}"`);
@@ -639,7 +631,7 @@ async function failures(c, page, url) {
       c.check(p.load === 'failed' && /poem_model\.bin/.test(p.error) && /404/.test(p.error),
               'poem_model.bin answering 404: the load fails, the error names poem_model.bin and the 404',
               `load ${p.load}, error "${p.error}"`);
-      const m = await mirrorSummary(lab, p404, (s, e) => s.includes(e), p.error);
+      const m = await mirrorSummary(lab, p404);
       c.check(m.includes(p.error), 'the view says why (the accessible copy of the view has the error)', m);
       const layout = await lab.layout();
       c.check(layout.controls?.poem_retry && layout.heatmaps.length === 0, 'the view shows Try again and no heatmaps',
@@ -671,7 +663,7 @@ async function failures(c, page, url) {
       c.check(p.load === 'failed' && /poem_model\.bin/.test(p.error) && /truncated/.test(p.error),
               'a truncated poem_model.bin (its first 1000 bytes): the load fails and says the file is truncated',
               `load ${p.load}, error "${p.error}"`);
-      const m = await mirrorSummary(lab, cut, (s, e) => s.includes(e), p.error);
+      const m = await mirrorSummary(lab, cut);
       c.check(m.includes(p.error), 'the view says why (the accessible copy has the error)', m);
       const layout = await lab.layout();
       c.check(!!layout.controls?.poem_retry, 'Try again is on the view after the failure', short(Object.keys(layout.controls ?? {})));
@@ -713,18 +705,17 @@ async function failures(c, page, url) {
   await page.bringToFront();
 }
 
-// The copy's summary once `test(summary, arg)` holds (or the last one read).
-async function mirrorSummary(lab, page, test, arg) {
+// Until the lab has drawn what it was asked for and its accessible copy shows it (web/a11y.js settled()).
+async function copySettled(lab, page) {
   await page.waitForFunction(() => document.getElementById('a11y')?.dataset.version, null, { timeout: 30_000 });
-  let text = '';
-  for (let i = 0; i < 20; ++i) {
-    await lab.frames(2);
-    await page.evaluate(() => window.attentionLabA11y?.refresh());
-    text = (await readMirror(page))?.summary ?? '';
-    if (test(text, arg)) break;
-    await page.waitForTimeout(100);
-  }
-  return text;
+  await lab.settled();
+  await page.evaluate(() => window.attentionLabA11y.settled());
+}
+
+// The copy's summary once it shows what the lab holds.
+async function mirrorSummary(lab, page) {
+  await copySettled(lab, page);
+  return (await readMirror(page))?.summary ?? '';
 }
 
 // ---- 9. screenshots -------------------------------------------------------------------
