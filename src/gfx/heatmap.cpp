@@ -127,10 +127,10 @@ void Heatmap::set_colormap(Colormap colormap) {
   colors_dirty_ = true;
 }
 
-void Heatmap::render(const HeatmapRenderer& renderer, int width, int height) {
-  if (!renderer.ready() || rows_ == 0 || cols_ == 0 || width <= 0 || height <= 0) return;
+bool Heatmap::render(const HeatmapRenderer& renderer, int width, int height) {
+  if (!renderer.ready() || rows_ == 0 || cols_ == 0 || width <= 0 || height <= 0) return false;
   const bool resized = width != width_ || height != height_;
-  if (!values_dirty_ && !colors_dirty_ && !resized) return;
+  if (!values_dirty_ && !colors_dirty_ && !resized) return false;
 
   SavedState saved;
   saved.save();
@@ -182,6 +182,7 @@ void Heatmap::render(const HeatmapRenderer& renderer, int width, int height) {
   colors_dirty_ = false;
 
   saved.restore();
+  return true;
 }
 
 void Heatmap::destroy() {

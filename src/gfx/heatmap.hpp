@@ -47,9 +47,9 @@ class Heatmap {
   void set_range(float lo, float hi);
   void set_colormap(Colormap colormap);
 
-  // Draws the colour texture at width x height pixels if anything changed;
-  // restores framebuffer, viewport, program and bindings afterwards.
-  void render(const HeatmapRenderer& renderer, int width, int height);
+  // Draws the colour texture at width x height pixels if anything changed
+  // (then true); restores framebuffer, viewport, program and bindings afterwards.
+  bool render(const HeatmapRenderer& renderer, int width, int height);
 
   GLuint texture() const { return color_texture_; }
   int rows() const { return rows_; }

@@ -30,6 +30,7 @@
 
 #include "gfx/gl.hpp"
 #include "platform/fonts.hpp"
+#include "platform/frame_cache.hpp"
 #include "platform/input_queue.hpp"
 #include "platform/scan_number.hpp"
 #include "platform/ui_scale.hpp"
@@ -242,10 +243,18 @@ void frame() {
   ImGui::NewFrame();
   ui::app_frame(app.state);
   ImGui::Render();
-  glViewport(0, 0, app.width, app.height);
-  set_theme_clear_color();  // the theme's page colour (ui_scale.hpp)
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  FrameInputs inputs;
+  inputs.width = app.width;
+  inputs.height = app.height;
+  theme_clear_color(inputs.clear);  // the theme's page colour (ui_scale.hpp)
+  if (const plot::Context* plots = plot::GetCurrentContext()) inputs.textures_drawn = plots->textures_drawn;
+  inputs.font_builds = font_status().builds;
+  if (!app.frame_cache.unchanged(*ImGui::GetDrawData(), inputs)) {
+    glViewport(0, 0, app.width, app.height);
+    glClearColor(inputs.clear[0], inputs.clear[1], inputs.clear[2], inputs.clear[3]);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  }
   save_dump(app);
   publish_state(app);
   // A host page that sizes the figure to its content (embed.js, height: 'auto') learns the height it wants.
@@ -335,6 +344,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE void attn_gl_restored() {
   // of its old vertex and index buffers and would never size the new ones.
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplOpenGL3_Init("#version 300 es");
+  attn::platform::web_app().frame_cache.forget();  // the canvas was cleared with the context
   if (attn::plot::Context* plots = attn::plot::GetCurrentContext()) {
     attn::plot::ShutdownContext(*plots);
     plots->renderer_error.clear();  // made again on the next PlotHeatmap

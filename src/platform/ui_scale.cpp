@@ -17,9 +17,15 @@ void set_ui_scale(float scale) {
   set_font_scale(scale);
 }
 
-void set_theme_clear_color() {
+void theme_clear_color(float out[4]) {
   const ImVec4 paper = ui::to_vec4(ui::current_palette().window_bg);
-  glClearColor(paper.x, paper.y, paper.z, 1.0f);
+  out[0] = paper.x, out[1] = paper.y, out[2] = paper.z, out[3] = 1.0f;
+}
+
+void set_theme_clear_color() {
+  float c[4];
+  theme_clear_color(c);
+  glClearColor(c[0], c[1], c[2], c[3]);
 }
 
 }  // namespace attn::platform

@@ -18,5 +18,7 @@ void set_ui_scale(float scale);
 // palette's window background, ui/widgets/theme.hpp), so no other colour shows at
 // the canvas edges or between frames.
 void set_theme_clear_color();
+// That colour as r, g, b, a.
+void theme_clear_color(float out[4]);
 
 }  // namespace attn::platform

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "platform/frame_cache.hpp"
 #include "ui/shell/app.hpp"
 #include "ui/state/lab_state.hpp"
 
@@ -33,6 +34,7 @@ struct WebApp {
   float ui_scale = 0;         // devicePixelRatio the fonts and style were built for
   int width = 0, height = 0;  // canvas backbuffer size (CSS size * devicePixelRatio)
   int reported_height = 0;    // the wanted height (CSS px) web/messages.js last told a host page
+  FrameCache frame_cache;     // a frame the canvas already shows is not drawn again
   // Strings handed to JavaScript: valid until the next call of the same function.
   std::string compute_result, layout_result, config_result, state_result, fields_result, set_result;
 };

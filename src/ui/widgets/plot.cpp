@@ -841,7 +841,7 @@ void draw_cells(Context& ctx, ImGuiID id, const HeatmapWidget& hm, const Heatmap
   }
   heatmap.set_range(hm.spec.lo, hm.spec.hi);
   heatmap.set_colormap(hm.spec.colormap);
-  heatmap.render(ctx.renderer, g.w_px, g.h_px);
+  if (heatmap.render(ctx.renderer, g.w_px, g.h_px)) ++ctx.textures_drawn;
   if (heatmap.texture()) {
     hm.draw_list->AddImage(ImTextureID(intptr_t(heatmap.texture())), g.cell_min, g.cell_max);
   } else {

@@ -41,6 +41,9 @@ struct Context {
   gfx::HeatmapRenderer renderer;
   std::string renderer_error;
   std::unordered_map<ImGuiID, gfx::Heatmap> heatmaps;
+  // Heatmap textures drawn anew so far: a frame that samples them shows new
+  // pixels though its draw data is the same (the web app's frame cache).
+  uint64_t textures_drawn = 0;
 
   // The plot between BeginPlot and EndPlot.
   bool in_plot = false, hovered = false;
