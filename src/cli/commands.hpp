@@ -26,4 +26,7 @@ int run_poem(const CommandLine& line);
 // scaling.cpp: one d_k's saturation, gradient size and float32 stability.
 int run_scaling(const CommandLine& line);
 
+// why.cpp: the "why attention" experiments of core/why (recurrence, qkv).
+int run_why(const CommandLine& line);
+
 }  // namespace attn::cli

@@ -56,6 +56,11 @@ const char* const kUsage =
     "                         heads' patterns, and the goals met or not\n"    "  poem corpus [--tang FILE|default] [--min-count N] [--train-out FILE] [--json]\n"
     "                         how the Quan Tang Shi is cleaned and split, the vocabulary at a count\n"    "  poem convert --model FILE --out FILE --encoding float32|int8|float16\n"
     "                         the model file again, its matrices in another encoding (version 2)\n"
+    "  why recurrence [--distance K|mix] [--steps N] [--seed S] [--timing] [--json]\n"
+    "                         a tanh RNN, a GRU and one attention layer learn to name the symbol\n"
+    "                         K positions back (defaults: 32, 600 steps, seed 1)\n"
+    "  why qkv [--task previous|lookup] [--steps N] [--seed S] [--json]\n"
+    "                         attention with no projections, W_Q = W_K, and separate W_Q, W_K, W_V\n"
     "  --help                 this text\n";
 
 struct Command {
@@ -67,7 +72,7 @@ const Command kCommands[] = {
     {"causal", attn::cli::run_causal}, {"attend", attn::cli::run_attend},
     {"config", attn::cli::run_config}, {"fields", attn::cli::run_fields},
     {"train", attn::cli::run_train},   {"poem", attn::cli::run_poem},
-    {"scaling", attn::cli::run_scaling},
+    {"scaling", attn::cli::run_scaling}, {"why", attn::cli::run_why},
 };
 
 // A missing or unknown command: the message, then the usage (the reader

@@ -1,16 +1,21 @@
 // For why_numpy_check.py: the "why attention" recurrent layers' float forward
 // passes (core/why/recurrent_layers) on random inputs and weights from a seed,
-// printed as JSON with the inputs, so numpy recomputes them from the
-// definitions alone. Built natively and to wasm (run under Node).
+// and the attention models' (core/why/why_models: no projections, W_Q = W_K,
+// separate) on a batch of the previous-symbol task, printed as JSON with the
+// inputs and weights, so numpy recomputes them from the definitions alone.
+// Built natively and to wasm (run under Node).
 //
 //   why_forward_dump SEED   {"B", "T", "C", "H", "x", "rnn": {"wx", "wh", "b", "hs"},
-//                            "gru": {"w", "u", "b", "hs", "gates"}}
+//                            "gru": {"w", "u", "b", "hs", "gates"},
+//                            "attention": {"none"|"tied"|"separate": {"B", "T", "C", "x", <weights>,
+//                                          "att", "out", "rows", "probs", "loss"}}}
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "core/rng.hpp"
 #include "core/why/recurrent_layers.hpp"
+#include "core/why/why_models.hpp"
 
 using namespace attn;
 
@@ -61,6 +66,29 @@ int main(int argc, char** argv) {
   print("b", gb);
   print("gates", gates);
   print("hs", hs, true);
+  std::printf("}, \"attention\": {");
+  for (const why::Projections p : {why::Projections::None, why::Projections::Tied, why::Projections::Separate}) {
+    const why::ModelSpec spec{why::Layer::Attention, p, why::Task::Previous, 6};
+    const why::Model<float> model = why::make_model<float>(spec, std::stoull(argv[1]), 9);
+    Rng draws(std::stoull(argv[1]), 4);
+    const why::Batch batch = why::previous_batch(draws, 1);  // one sequence: Node drops a pipe's output past 64 KB
+    why::Pass<float> pass;
+    why::forward(model, batch, pass);
+    std::printf("%s\"%s\": {\"B\": %d, \"T\": %d, \"C\": %d, ", p == why::Projections::None ? "" : ", ",
+                why::projections_name(p), pass.B, pass.T, spec.width);
+    print("x", pass.x);
+    for (const why::Tensor& t : model.tensors)
+      print(t.name, std::vector<float>(model.params.begin() + std::ptrdiff_t(t.offset),
+                                       model.params.begin() + std::ptrdiff_t(t.offset + t.size)));
+    print("att", pass.att);
+    print("out", pass.out);
+    print("rows", std::vector<float>(pass.rows.begin(), pass.rows.end()));
+    std::vector<float> targets;
+    for (const int r : pass.rows) targets.push_back(float(batch.targets[std::size_t(r)]));
+    print("targets", targets);
+    print("probs", pass.probs);
+    std::printf("\"loss\": %.9g}", pass.loss);
+  }
   std::printf("}}\n");
   return 0;
 }

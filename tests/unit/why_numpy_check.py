@@ -1,10 +1,14 @@
 #!/usr/bin/python3
-"""The "why attention" recurrent layers' forward passes against numpy, written
-here from their definitions (core/why/recurrent_layers.hpp) alone:
+"""The "why attention" layers' forward passes against numpy, written here from
+their definitions (core/why/recurrent_layers.hpp, why_models.hpp) alone:
 
     tanh RNN: h_t = tanh(x_t Wx + h_{t-1} Wh + b), h_0 = 0
     GRU:      z = sigmoid(x_t Wz + h Uz + bz), r = sigmoid(x_t Wr + h Ur + br),
               n = tanh(x_t Wn + (r * h) Un + bn), h_t = (1 - z) n + z h
+    attention (none: q = k = v = x; tied: q = k = x Wqk, v = x Wv; separate:
+              q = x Wq, k = x Wk, v = x Wv): att = causal softmax(q k^T / sqrt(C)),
+              out = att v; the read-out softmax(out_t Wo + bo) at the positions
+              with a target, and their mean cross-entropy
 
     why_numpy_check.py DUMP
 
@@ -55,6 +59,31 @@ def gru(x, w, u, b):
     return hs, gates
 
 
+def attention(a):
+    B, T, C = a['B'], a['T'], a['C']
+    x = np.array(a['x']).reshape(B, T, C)
+    w = {k: np.array(a[k]).reshape(C, C) for k in ('wq', 'wk', 'wv', 'wqk') if k in a}
+    if 'wq' in w:
+        q, k, v = x @ w['wq'], x @ w['wk'], x @ w['wv']
+    elif 'wqk' in w:
+        q = k = x @ w['wqk']
+        v = x @ w['wv']
+    else:
+        q = k = v = x
+    scores = q @ k.transpose(0, 2, 1) / np.sqrt(C)
+    scores = np.where(np.tril(np.ones((T, T))) > 0, scores, -np.inf)
+    att = np.exp(scores - scores.max(axis=2, keepdims=True))
+    att /= att.sum(axis=2, keepdims=True)
+    out = att @ v
+    rows = np.array(a['rows']).astype(int)
+    logits = out.reshape(B * T, C)[rows] @ np.array(a['wo']).reshape(C, -1) + np.array(a['bo'])
+    probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+    probs /= probs.sum(axis=1, keepdims=True)
+    targets = np.array(a['targets']).astype(int)
+    loss = float(np.mean(-np.log(probs[np.arange(len(rows)), targets])))
+    return att, out, probs, loss
+
+
 def main():
     dump = sys.argv[1]
     failures = 0
@@ -69,6 +98,13 @@ def main():
         hs, gates = gru(x, np.array(g['w']).reshape(C, 3 * H), np.array(g['u']).reshape(H, 3 * H), np.array(g['b']))
         checks += [('GRU states', hs, np.array(g['hs']).reshape(B, T + 1, H)),
                    ('GRU gates', gates, np.array(g['gates']).reshape(B, T, 3 * H))]
+        for variant, a in d['attention'].items():
+            att, out, probs, loss = attention(a)
+            B, T, C = a['B'], a['T'], a['C']
+            checks += [(f'attention ({variant}) weights', att, np.array(a['att']).reshape(B, T, T)),
+                       (f'attention ({variant}) outputs', out, np.array(a['out']).reshape(B, T, C)),
+                       (f'attention ({variant}) read-out softmax', probs, np.array(a['probs']).reshape(probs.shape)),
+                       (f'attention ({variant}) loss', np.array([loss]), np.array([a['loss']]))]
         for name, expected, got in checks:
             worst = float(np.max(np.abs(expected - got)))
             ok = worst <= TOL and float(np.max(np.abs(expected))) > 0.1  # and not all near zero

@@ -1,0 +1,303 @@
+// The models; see why_models.hpp.
+#include "why_models.hpp"
+
+#include <cmath>
+#include <cstddef>
+
+#include "../detmath.hpp"
+#include "../rng.hpp"
+#include "attention_layer.hpp"
+#include "recurrent_layers.hpp"
+
+namespace attn::why {
+namespace {
+
+using std::size_t;
+
+// Uniform in [-a, a] from 53 random bits: the same bits on every platform
+// (a normal draw would go through the C library's log and cos).
+template <class Real>
+void fill_uniform(Real* out, size_t n, double a, Rng& rng) {
+  for (size_t i = 0; i < n; ++i) out[i] = Real(a * (2.0 * rng.uniform_double() - 1.0));
+}
+
+template <class Real>
+std::size_t offset_of(const Model<Real>& m, const char* name) {
+  for (const Tensor& t : m.tensors)
+    if (std::string(t.name) == name) return t.offset;
+  return 0;  // never: every name asked for is the model's
+}
+// A tensor of the weights, and its part of a gradient array.
+template <class Real>
+const Real* tensor(const Model<Real>& m, const char* name) {
+  return m.params.data() + offset_of(m, name);
+}
+template <class Real>
+Real* tensor(const Model<Real>& m, std::vector<Real>& flat, const char* name) {
+  return flat.data() + offset_of(m, name);
+}
+
+}  // namespace
+
+const char* layer_name(Layer layer) {
+  switch (layer) {
+    case Layer::Rnn: return "rnn";
+    case Layer::Gru: return "gru";
+    case Layer::Attention: return "attention";
+  }
+  return "";
+}
+
+const char* projections_name(Projections p) {
+  switch (p) {
+    case Projections::None: return "none";
+    case Projections::Tied: return "tied";
+    case Projections::Separate: return "separate";
+  }
+  return "";
+}
+
+template <class Real>
+Model<Real> make_model(const ModelSpec& spec, uint64_t input_seed, uint64_t seed) {
+  Model<Real> m;
+  m.spec = spec;
+  m.vocab = task_vocab(spec.task);
+  m.length = task_length(spec.task);
+  const int C = spec.width, A = m.classes;
+  // Inputs of about unit norm: uniform in [-a, a] has variance a^2 / 3 per channel.
+  Rng inputs(input_seed, 71);
+  const double unit = std::sqrt(3.0 / double(C));
+  m.symbols.resize(size_t(m.vocab) * size_t(C));
+  if (spec.task == Task::Lookup) {
+    // A pair's token is its key's vector plus its value's, a query's its
+    // key's plus a query mark: matching can use one feature, the answer the other.
+    std::vector<Real> keys(size_t(kLookupKeys) * size_t(C)), values(size_t(kAlphabet) * size_t(C));
+    std::vector<Real> mark(static_cast<size_t>(C));
+    fill_uniform(keys.data(), keys.size(), unit, inputs);
+    fill_uniform(values.data(), values.size(), unit, inputs);
+    fill_uniform(mark.data(), mark.size(), unit, inputs);
+    for (int id = 0; id < m.vocab; ++id) {
+      const bool query = id >= kLookupKeys * kAlphabet;
+      const int key = query ? id - kLookupKeys * kAlphabet : id / kAlphabet;
+      const Real* second = query ? mark.data() : values.data() + size_t(id % kAlphabet) * size_t(C);
+      for (int c = 0; c < C; ++c)
+        m.symbols[size_t(id) * size_t(C) + size_t(c)] = keys[size_t(key) * size_t(C) + size_t(c)] + second[c];
+    }
+  } else {
+    fill_uniform(m.symbols.data(), m.symbols.size(), unit, inputs);
+  }
+  if (spec.layer == Layer::Attention) {
+    m.positions.resize(size_t(m.length) * size_t(C));
+    fill_uniform(m.positions.data(), m.positions.size(), unit, inputs);
+  }
+  // The layer's tensors, then the read-out's.
+  size_t at = 0;
+  auto add = [&](const char* name, size_t size) {
+    m.tensors.push_back(Tensor{name, at, size});
+    at += size;
+  };
+  const size_t CC = size_t(C) * size_t(C);
+  switch (spec.layer) {
+    case Layer::Rnn:
+      add("wx", CC), add("wh", CC), add("b", size_t(C));
+      break;
+    case Layer::Gru:
+      add("w", 3 * CC), add("u", 3 * CC), add("b", 3 * size_t(C));
+      break;
+    case Layer::Attention:
+      if (spec.projections == Projections::Separate) add("wq", CC), add("wk", CC), add("wv", CC);
+      if (spec.projections == Projections::Tied) add("wqk", CC), add("wv", CC);
+      break;
+  }
+  add("wo", size_t(C) * size_t(A)), add("bo", size_t(A));
+  m.params.assign(at, Real(0));
+  Rng weights(seed, 72);
+  for (const Tensor& t : m.tensors) {
+    const std::string name = t.name;
+    if (name == "b" || name == "bo") continue;  // biases start at 0
+    fill_uniform(m.params.data() + t.offset, t.size, unit, weights);  // variance 1 / C: a recurrent matrix of spectral radius about 1
+  }
+  return m;
+}
+
+template <class Real>
+void forward(const Model<Real>& m, const Batch& batch, Pass<Real>& p) {
+  const int B = batch.B, T = batch.T, C = m.spec.width, A = m.classes;
+  p.B = B;
+  p.T = T;
+  const size_t N = size_t(B) * size_t(T);
+  p.x.assign(N * size_t(C), Real(0));
+  for (size_t r = 0; r < N; ++r) {
+    const Real* s = m.symbols.data() + size_t(batch.tokens[r]) * size_t(C);
+    Real* x = p.x.data() + r * size_t(C);
+    for (int i = 0; i < C; ++i) x[i] = s[i];
+    if (!m.positions.empty()) {
+      const Real* pos = m.positions.data() + (r % size_t(T)) * size_t(C);
+      for (int i = 0; i < C; ++i) x[i] += pos[i];
+    }
+  }
+  // The layer: a feature vector per position.
+  const Real* features = nullptr;  // B x T x C, row b * T + t; the recurrent states B x (T + 1) x C
+  bool recurrent = false;
+  switch (m.spec.layer) {
+    case Layer::Rnn:
+      p.hs.assign(size_t(B) * size_t(T + 1) * size_t(C), Real(0));
+      ref::rnn_forward(p.hs.data(), p.x.data(), tensor(m, "wx"), tensor(m, "wh"), tensor(m, "b"), B, T, C, C);
+      features = p.hs.data(), recurrent = true;
+      break;
+    case Layer::Gru:
+      p.hs.assign(size_t(B) * size_t(T + 1) * size_t(C), Real(0));
+      p.gates.assign(N * 3 * size_t(C), Real(0));
+      ref::gru_forward(p.hs.data(), p.gates.data(), p.x.data(), tensor(m, "w"), tensor(m, "u"), tensor(m, "b"), B, T,
+                       C, C);
+      features = p.hs.data(), recurrent = true;
+      break;
+    case Layer::Attention: {
+      const Real* q = p.x.data();
+      const Real* k = p.x.data();
+      const Real* v = p.x.data();
+      if (m.spec.projections != Projections::None) {
+        p.q.assign(N * size_t(C), Real(0));
+        p.v.assign(N * size_t(C), Real(0));
+        const bool tied = m.spec.projections == Projections::Tied;
+        ref::linear_forward(p.q.data(), p.x.data(), tensor(m, tied ? "wqk" : "wq"), static_cast<const Real*>(nullptr),
+                            int(N), C, C);
+        ref::linear_forward(p.v.data(), p.x.data(), tensor(m, "wv"), static_cast<const Real*>(nullptr), int(N), C, C);
+        q = k = p.q.data();
+        v = p.v.data();
+        if (!tied) {
+          p.k.assign(N * size_t(C), Real(0));
+          ref::linear_forward(p.k.data(), p.x.data(), tensor(m, "wk"), static_cast<const Real*>(nullptr), int(N), C, C);
+          k = p.k.data();
+        }
+      }
+      p.att.assign(N * size_t(T), Real(0));
+      p.out.assign(N * size_t(C), Real(0));
+      ref::attention_forward(p.out.data(), p.att.data(), q, k, v, B, T, C);
+      features = p.out.data();
+      break;
+    }
+  }
+  // The read-out at every position with a target.
+  p.rows.clear();
+  for (size_t r = 0; r < N; ++r)
+    if (batch.targets[r] >= 0) p.rows.push_back(int(r));
+  const size_t R = p.rows.size();
+  p.features.assign(R * size_t(C), Real(0));
+  for (size_t i = 0; i < R; ++i) {
+    const size_t r = size_t(p.rows[i]);
+    // The recurrent state after input t is hs[b][t + 1].
+    const size_t src = recurrent ? (r / size_t(T)) * size_t(T + 1) + r % size_t(T) + 1 : r;
+    for (int c = 0; c < C; ++c) p.features[i * size_t(C) + size_t(c)] = features[src * size_t(C) + size_t(c)];
+  }
+  p.probs.assign(R * size_t(A), Real(0));
+  ref::linear_forward(p.probs.data(), p.features.data(), tensor(m, "wo"), tensor(m, "bo"), int(R), C, A);
+  p.predicted.assign(R, 0);
+  double loss = 0;
+  int right = 0;
+  for (size_t i = 0; i < R; ++i) {
+    Real* z = p.probs.data() + i * size_t(A);
+    int best = 0;
+    double max = double(z[0]);
+    for (int a = 1; a < A; ++a)
+      if (double(z[a]) > max) max = double(z[a]), best = a;
+    double sum = 0;
+    for (int a = 0; a < A; ++a) sum += det_exp(double(z[a]) - max);
+    const int target = batch.targets[size_t(p.rows[i])];
+    loss += det_log(sum) - (double(z[target]) - max);
+    for (int a = 0; a < A; ++a) z[a] = Real(det_exp(double(z[a]) - max) / sum);
+    p.predicted[i] = best;
+    right += best == target;
+  }
+  p.loss = R ? loss / double(R) : 0.0;
+  p.accuracy = R ? double(right) / double(R) : 0.0;
+}
+
+template <class Real>
+void backward(const Model<Real>& m, const Batch& batch, Pass<Real>& p, std::vector<Real>& grads, std::vector<Real>& dx) {
+  const int B = p.B, T = p.T, C = m.spec.width, A = m.classes;
+  const size_t N = size_t(B) * size_t(T), R = p.rows.size();
+  dx.assign(N * size_t(C), Real(0));
+  if (!R) return;
+  // The read-out: d logits = (softmax - one-hot) / R.
+  std::vector<Real> dz(R * size_t(A));
+  for (size_t i = 0; i < R; ++i)
+    for (int a = 0; a < A; ++a)
+      dz[i * size_t(A) + size_t(a)] =
+          (p.probs[i * size_t(A) + size_t(a)] - Real(a == batch.targets[size_t(p.rows[i])] ? 1 : 0)) / Real(R);
+  std::vector<Real> dfeatures(R * size_t(C), Real(0));
+  ref::linear_backward(dfeatures.data(), tensor(m, grads, "wo"), tensor(m, grads, "bo"), dz.data(), p.features.data(),
+                       tensor(m, "wo"), int(R), C, A);
+  switch (m.spec.layer) {
+    case Layer::Rnn:
+    case Layer::Gru: {
+      std::vector<Real> dhs(size_t(B) * size_t(T + 1) * size_t(C), Real(0));
+      for (size_t i = 0; i < R; ++i) {
+        const size_t r = size_t(p.rows[i]);
+        const size_t state = (r / size_t(T)) * size_t(T + 1) + r % size_t(T) + 1;
+        for (int c = 0; c < C; ++c) dhs[state * size_t(C) + size_t(c)] += dfeatures[i * size_t(C) + size_t(c)];
+      }
+      if (m.spec.layer == Layer::Rnn)
+        ref::rnn_backward(dx.data(), tensor(m, grads, "wx"), tensor(m, grads, "wh"), tensor(m, grads, "b"), dhs.data(),
+                          p.hs.data(), p.x.data(), tensor(m, "wx"), tensor(m, "wh"), B, T, C, C);
+      else
+        ref::gru_backward(dx.data(), tensor(m, grads, "w"), tensor(m, grads, "u"), tensor(m, grads, "b"), dhs.data(),
+                          p.hs.data(), p.gates.data(), p.x.data(), tensor(m, "w"), tensor(m, "u"), B, T, C, C);
+      break;
+    }
+    case Layer::Attention: {
+      std::vector<Real> dout(N * size_t(C), Real(0));
+      for (size_t i = 0; i < R; ++i)
+        for (int c = 0; c < C; ++c)
+          dout[size_t(p.rows[i]) * size_t(C) + size_t(c)] += dfeatures[i * size_t(C) + size_t(c)];
+      if (m.spec.projections == Projections::None) {
+        // q = k = v = x: the three roles' gradients sum into dx.
+        ref::attention_backward(dx.data(), dx.data(), dx.data(), dout.data(), p.att.data(), p.x.data(), p.x.data(),
+                                p.x.data(), B, T, C);
+        break;
+      }
+      const bool tied = m.spec.projections == Projections::Tied;
+      std::vector<Real> dq(N * size_t(C), Real(0)), dv(N * size_t(C), Real(0)), dk;
+      if (!tied) dk.assign(N * size_t(C), Real(0));
+      Real* dkp = tied ? dq.data() : dk.data();  // tied: the query's and the key's gradients sum in one
+      ref::attention_backward(dq.data(), dkp, dv.data(), dout.data(), p.att.data(), p.q.data(),
+                              tied ? p.q.data() : p.k.data(), p.v.data(), B, T, C);
+      ref::linear_backward(dx.data(), tensor(m, grads, tied ? "wqk" : "wq"), static_cast<Real*>(nullptr), dq.data(),
+                           p.x.data(), tensor(m, tied ? "wqk" : "wq"), int(N), C, C);
+      if (!tied)
+        ref::linear_backward(dx.data(), tensor(m, grads, "wk"), static_cast<Real*>(nullptr), dk.data(), p.x.data(),
+                             tensor(m, "wk"), int(N), C, C);
+      ref::linear_backward(dx.data(), tensor(m, grads, "wv"), static_cast<Real*>(nullptr), dv.data(), p.x.data(),
+                           tensor(m, "wv"), int(N), C, C);
+      break;
+    }
+  }
+}
+
+void Adam::step(std::vector<float>& params, const std::vector<float>& grads, float learning_rate) {
+  const double beta1 = 0.9, beta2 = 0.999, eps = 1e-8, max_norm = 1.0;
+  if (m.size() != params.size()) m.assign(params.size(), 0.0), v.assign(params.size(), 0.0), t = 0, beta1_t = beta2_t = 1.0;
+  double norm2 = 0;
+  for (const float g : grads) norm2 += double(g) * double(g);
+  const double norm = std::sqrt(norm2);
+  const double clip = norm > max_norm ? max_norm / norm : 1.0;
+  ++t;
+  beta1_t *= beta1, beta2_t *= beta2;  // products, not pow: the same bits in every C library
+  const double c1 = 1.0 - beta1_t, c2 = 1.0 - beta2_t;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const double g = double(grads[i]) * clip;
+    m[i] = beta1 * m[i] + (1 - beta1) * g;
+    v[i] = beta2 * v[i] + (1 - beta2) * g * g;
+    params[i] = float(double(params[i]) - double(learning_rate) * (m[i] / c1) / (std::sqrt(v[i] / c2) + eps));
+  }
+}
+
+#define ATTN_WHY_MODELS(Real)                                                                          \
+  template Model<Real> make_model<Real>(const ModelSpec&, uint64_t, uint64_t);                         \
+  template void forward(const Model<Real>&, const Batch&, Pass<Real>&);                                \
+  template void backward(const Model<Real>&, const Batch&, Pass<Real>&, std::vector<Real>&, std::vector<Real>&);
+ATTN_WHY_MODELS(float)
+ATTN_WHY_MODELS(double)
+#undef ATTN_WHY_MODELS
+
+}  // namespace attn::why

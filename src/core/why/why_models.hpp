@@ -1,0 +1,97 @@
+// The models of the "why attention" experiments, each one layer between the
+// same fixed inputs and a read-out, trained with Adam on the tasks of
+// why_tasks.hpp:
+//
+//  - a tanh RNN or a GRU of width C, read out from its state after each
+//    position that has a target;
+//  - one causal attention layer of width C, read out from its output there,
+//    with the Q/K/V projections of the chapter's question as the variant:
+//      none      q = k = v = x   (only the read-out learns)
+//      tied      q = k = x W_QK, v = x W_V
+//      separate  q = x W_Q, k = x W_K, v = x W_V
+//
+// The inputs x_t are fixed, the same for every model of a task (from the
+// task's seed, not the model's): a symbol's vector, plus for attention the
+// position's (the recurrent models count positions by their steps). The
+// comparison is then between the layers alone: what each can route from one
+// position to another, and what the projections add.
+//
+// Everything is computed in plain loops in a fixed order with det_exp, so a
+// seed gives the same bits natively and in wasm (the page and attention_cli
+// agree); Real is float, or double for the finite-difference tests.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "why_tasks.hpp"
+
+namespace attn::why {
+
+enum class Layer { Rnn, Gru, Attention };
+enum class Projections { None, Tied, Separate };
+const char* layer_name(Layer layer);              // "rnn", "gru", "attention"
+const char* projections_name(Projections p);      // "none", "tied", "separate"
+
+inline constexpr int kWidth = 32;
+
+struct ModelSpec {
+  Layer layer = Layer::Attention;
+  Projections projections = Projections::Separate;  // attention only
+  Task task = Task::Copy;
+  int width = kWidth;
+};
+
+// One named piece of the flat parameter array.
+struct Tensor {
+  const char* name;
+  std::size_t offset, size;
+};
+
+template <class Real>
+struct Model {
+  ModelSpec spec;
+  int vocab = 0, length = 0, classes = kAlphabet;
+  std::vector<Real> symbols;    // vocab x C: each token's input vector (fixed)
+  std::vector<Real> positions;  // length x C: each position's (fixed; attention only)
+  std::vector<Tensor> tensors;
+  std::vector<Real> params;
+};
+
+// The model with its fixed inputs (input_seed) and initial weights (seed).
+template <class Real>
+Model<Real> make_model(const ModelSpec& spec, uint64_t input_seed, uint64_t seed);
+
+// What a forward pass keeps for backward, and what it measured.
+template <class Real>
+struct Pass {
+  int B = 0, T = 0;
+  std::vector<Real> x;                 // B x T x C: the layer's inputs
+  std::vector<Real> hs, gates;         // the recurrent states (B x (T+1) x C) and GRU gates
+  std::vector<Real> q, k, v, att, out; // attention
+  std::vector<int> rows;               // the (b * T + t) of every position with a target
+  std::vector<Real> features, probs;   // per such row: what the read-out reads (C), its softmax (classes)
+  std::vector<int> predicted;          // per such row: the read-out's argmax
+  double loss = 0;                     // mean cross-entropy over those rows (nats)
+  double accuracy = 0;                 // share of them named right
+};
+
+template <class Real>
+void forward(const Model<Real>& model, const Batch& batch, Pass<Real>& pass);
+// The mean loss's gradient: ACCUMULATED into grads (params.size()); dx
+// (B x T x C, written) gets the gradient reaching each input x_t.
+template <class Real>
+void backward(const Model<Real>& model, const Batch& batch, Pass<Real>& pass, std::vector<Real>& grads,
+              std::vector<Real>& dx);
+
+// Adam (beta1 0.9, beta2 0.999, eps 1e-8), the gradient clipped to a global
+// norm of 1 first (a recurrent network's gradient can explode), all in a fixed order.
+struct Adam {
+  std::vector<double> m, v;
+  long long t = 0;
+  double beta1_t = 1.0, beta2_t = 1.0;  // beta^t
+  void step(std::vector<float>& params, const std::vector<float>& grads, float learning_rate);
+};
+
+}  // namespace attn::why
