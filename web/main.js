@@ -151,6 +151,53 @@
     }
   }
 
+  // Dear ImGui's GL backend reads the scissor box and the blend state back
+  // before it draws each frame, to put them back after. In a browser such a
+  // read is a getParameter call that waits for the GPU process to finish
+  // everything queued: 5 ms for the scissor box alone in a typing frame of
+  // the learned-heads view. The lab is its context's only user, so what it
+  // set is known: the setters are wrapped to remember their values, and the
+  // reads answer from them (a value never set is asked once). A restored
+  // context starts from GL's defaults again.
+  function rememberSetState(gl) {
+    const known = new Map();
+    const remember = (name, keep) => {
+      const set = gl[name].bind(gl);
+      gl[name] = (...args) => {
+        keep(...args);
+        return set(...args);
+      };
+    };
+    remember('scissor', (x, y, w, h) => known.set(gl.SCISSOR_BOX, new Int32Array([x, y, w, h])));
+    const blend = (srcRgb, dstRgb, srcAlpha, dstAlpha) => {
+      known.set(gl.BLEND_SRC_RGB, srcRgb).set(gl.BLEND_DST_RGB, dstRgb);
+      known.set(gl.BLEND_SRC_ALPHA, srcAlpha).set(gl.BLEND_DST_ALPHA, dstAlpha);
+    };
+    remember('blendFunc', (src, dst) => blend(src, dst, src, dst));
+    remember('blendFuncSeparate', blend);
+    remember('blendEquation', (mode) => known.set(gl.BLEND_EQUATION_RGB, mode).set(gl.BLEND_EQUATION_ALPHA, mode));
+    remember('blendEquationSeparate', (rgb, alpha) => known.set(gl.BLEND_EQUATION_RGB, rgb).set(gl.BLEND_EQUATION_ALPHA, alpha));
+    const shadowed = [gl.SCISSOR_BOX, gl.BLEND_SRC_RGB, gl.BLEND_DST_RGB, gl.BLEND_SRC_ALPHA, gl.BLEND_DST_ALPHA,
+      gl.BLEND_EQUATION_RGB, gl.BLEND_EQUATION_ALPHA];
+    const get = gl.getParameter.bind(gl);
+    gl.getParameter = (name) => {
+      if (!shadowed.includes(name)) return get(name);
+      if (!known.has(name)) known.set(name, get(name));
+      const value = known.get(name);
+      return value instanceof Int32Array ? new Int32Array(value) : value;
+    };
+    canvas.addEventListener('webglcontextrestored', () => known.clear());
+  }
+  const getContext = canvas.getContext.bind(canvas);
+  canvas.getContext = (type, attributes) => {
+    const gl = getContext(type, attributes);
+    if (gl && type === 'webgl2' && !gl.attentionLabRemembers) {
+      rememberSetState(gl);
+      gl.attentionLabRemembers = true;
+    }
+    return gl;
+  };
+
   createAttentionLab({
     canvas: canvas,
     attnStateChanged: stateChanged,

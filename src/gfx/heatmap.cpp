@@ -17,48 +17,6 @@ void set_nearest_clamp(GLenum target) {
   glTexParameteri(target, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
 }
 
-// Everything render() touches, so the ImGui pass sees the state it left.
-struct SavedState {
-  GLint framebuffer = 0, program = 0, vao = 0, active_texture = 0;
-  GLint texture0 = 0, texture1 = 0, unpack_alignment = 4;
-  GLint viewport[4] = {};
-  GLboolean blend = GL_FALSE, scissor = GL_FALSE, depth = GL_FALSE, cull = GL_FALSE;
-
-  void save() {
-    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &framebuffer);
-    glGetIntegerv(GL_CURRENT_PROGRAM, &program);
-    glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &vao);
-    glGetIntegerv(GL_ACTIVE_TEXTURE, &active_texture);
-    glGetIntegerv(GL_UNPACK_ALIGNMENT, &unpack_alignment);
-    glActiveTexture(GL_TEXTURE0);
-    glGetIntegerv(GL_TEXTURE_BINDING_2D, &texture0);
-    glActiveTexture(GL_TEXTURE1);
-    glGetIntegerv(GL_TEXTURE_BINDING_2D, &texture1);
-    glGetIntegerv(GL_VIEWPORT, viewport);
-    blend = glIsEnabled(GL_BLEND);
-    scissor = glIsEnabled(GL_SCISSOR_TEST);
-    depth = glIsEnabled(GL_DEPTH_TEST);
-    cull = glIsEnabled(GL_CULL_FACE);
-  }
-  void restore() const {
-    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(framebuffer));
-    glUseProgram(GLuint(program));
-    glBindVertexArray(GLuint(vao));
-    glActiveTexture(GL_TEXTURE1);
-    glBindTexture(GL_TEXTURE_2D, GLuint(texture1));
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, GLuint(texture0));
-    glActiveTexture(GLenum(active_texture));
-    glPixelStorei(GL_UNPACK_ALIGNMENT, unpack_alignment);
-    glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
-    auto set = [](GLenum cap, GLboolean on) { on ? glEnable(cap) : glDisable(cap); };
-    set(GL_BLEND, blend);
-    set(GL_SCISSOR_TEST, scissor);
-    set(GL_DEPTH_TEST, depth);
-    set(GL_CULL_FACE, cull);
-  }
-};
-
 }  // namespace
 
 // ---- HeatmapRenderer ---------------------------------------------------------
@@ -98,6 +56,44 @@ void HeatmapRenderer::destroy() {
   *this = HeatmapRenderer{};
 }
 
+// ---- GlState -----------------------------------------------------------------
+
+void GlState::save() {
+  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &framebuffer);
+  glGetIntegerv(GL_CURRENT_PROGRAM, &program);
+  glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &vao);
+  glGetIntegerv(GL_ACTIVE_TEXTURE, &active_texture);
+  glGetIntegerv(GL_UNPACK_ALIGNMENT, &unpack_alignment);
+  glActiveTexture(GL_TEXTURE0);
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &texture0);
+  glActiveTexture(GL_TEXTURE1);
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &texture1);
+  glActiveTexture(GLenum(active_texture));
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  blend = glIsEnabled(GL_BLEND);
+  scissor = glIsEnabled(GL_SCISSOR_TEST);
+  depth = glIsEnabled(GL_DEPTH_TEST);
+  cull = glIsEnabled(GL_CULL_FACE);
+}
+
+void GlState::restore() const {
+  glBindFramebuffer(GL_FRAMEBUFFER, GLuint(framebuffer));
+  glUseProgram(GLuint(program));
+  glBindVertexArray(GLuint(vao));
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, GLuint(texture1));
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, GLuint(texture0));
+  glActiveTexture(GLenum(active_texture));
+  glPixelStorei(GL_UNPACK_ALIGNMENT, unpack_alignment);
+  glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+  auto set = [](GLenum cap, GLboolean on) { on ? glEnable(cap) : glDisable(cap); };
+  set(GL_BLEND, blend);
+  set(GL_SCISSOR_TEST, scissor);
+  set(GL_DEPTH_TEST, depth);
+  set(GL_CULL_FACE, cull);
+}
+
 // ---- Heatmap -----------------------------------------------------------------
 
 void Heatmap::set_values(const float* values, int rows, int cols, uint64_t generation) {
@@ -127,13 +123,10 @@ void Heatmap::set_colormap(Colormap colormap) {
   colors_dirty_ = true;
 }
 
-bool Heatmap::render(const HeatmapRenderer& renderer, int width, int height) {
+bool Heatmap::render(const HeatmapRenderer& renderer, int width, int height, const GlState& restore_to) {
   if (!renderer.ready() || rows_ == 0 || cols_ == 0 || width <= 0 || height <= 0) return false;
   const bool resized = width != width_ || height != height_;
   if (!values_dirty_ && !colors_dirty_ && !resized) return false;
-
-  SavedState saved;
-  saved.save();
 
   if (!value_texture_) glGenTextures(1, &value_texture_);
   if (!color_texture_) glGenTextures(1, &color_texture_);
@@ -181,7 +174,7 @@ bool Heatmap::render(const HeatmapRenderer& renderer, int width, int height) {
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   colors_dirty_ = false;
 
-  saved.restore();
+  restore_to.restore();
   return true;
 }
 

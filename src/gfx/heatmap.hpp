@@ -31,6 +31,22 @@ struct HeatmapRenderer {
   bool ready() const { return program != 0; }
 };
 
+// The GL state a heatmap's drawing changes (framebuffer, program, vertex
+// array, texture units 0 and 1, unpack alignment, viewport, blend, scissor,
+// depth and cull), saved to be put back. Saving asks GL, which in a browser
+// is a round trip per query: the caller saves once per frame and every
+// heatmap drawn in it restores that (12 queries per heatmap were a tenth of
+// the learned-heads view's typing frame, its 16 heatmaps redrawn per key).
+struct GlState {
+  GLint framebuffer = 0, program = 0, vao = 0, active_texture = 0;
+  GLint texture0 = 0, texture1 = 0, unpack_alignment = 4;
+  GLint viewport[4] = {};
+  GLboolean blend = GL_FALSE, scissor = GL_FALSE, depth = GL_FALSE, cull = GL_FALSE;
+
+  void save();
+  void restore() const;
+};
+
 // Value that marks a masked cell (drawn in the masked colour, not the colormap).
 constexpr float kMaskedValue = -3.4028234e38f;  // -FLT_MAX
 // The masked colour: a mid grey no colormap entry comes close to.
@@ -48,8 +64,8 @@ class Heatmap {
   void set_colormap(Colormap colormap);
 
   // Draws the colour texture at width x height pixels if anything changed
-  // (then true); restores framebuffer, viewport, program and bindings afterwards.
-  bool render(const HeatmapRenderer& renderer, int width, int height);
+  // (then true), and leaves GL as restore_to says (the state before it).
+  bool render(const HeatmapRenderer& renderer, int width, int height, const GlState& restore_to);
 
   GLuint texture() const { return color_texture_; }
   int rows() const { return rows_; }

@@ -31,6 +31,9 @@ constexpr float kLatinPx = 13.0f;  // ProggyClean's design size, in UI units
 // CJK text at 14 CSS px per em: ideographs at ProggyClean's 13 px lose strokes.
 constexpr float kCjkEmPx = 14.0f;
 constexpr ImWchar kBoxChar = 0x25A1;  // WHITE SQUARE: the missing-glyph box
+// The characters a rebuild keeps beside those in use (update_fonts): some
+// 1,500 ideographs at 14 px fit a 1024 x 1024 atlas at devicePixelRatio 2.
+constexpr std::size_t kKeptChars = 1500;
 // WenQuanYi Micro Hei's ideographs, median over the 6,763 GB2312 hanzi: ink
 // from 0.809 em above the baseline to 0.090 em below it (measured with
 // fontTools). Used to centre them on the Latin line.
@@ -234,14 +237,20 @@ void update_fonts(const ui::AppState& state) {
     if (cp != kBoxChar) wanted.push_back(ImWchar(cp));
   }
   if (!wanted.empty() && f.cjk == Cjk::Unused) request_cjk_font(f);
-  // Only characters the atlas lacks trigger a rebuild (deleting text does not);
-  // a rebuild then keeps just those in use. Before the font is there they
-  // would all be boxes anyway.
+  // Only characters the atlas lacks trigger a rebuild (deleting text does not).
+  // A rebuild keeps the characters it already holds beside the new ones, up
+  // to kKeptChars: the learned-heads view's predictions bring new characters
+  // with almost every key, and rebuilding for exactly those in use redid the
+  // atlas (9 ms, and its texture) in every typing frame. Past the cap it
+  // keeps just those in use. Before the font is there they would all be
+  // boxes anyway.
   const bool grew = !std::includes(f.chars.begin(), f.chars.end(), wanted.begin(), wanted.end());
   if (grew && f.cjk == Cjk::Loaded) f.dirty = true;
   if (!f.dirty) return;
   f.dirty = false;
-  f.chars = std::move(wanted);
+  std::vector<ImWchar> kept;
+  std::set_union(f.chars.begin(), f.chars.end(), wanted.begin(), wanted.end(), std::back_inserter(kept));
+  f.chars = kept.size() <= kKeptChars ? std::move(kept) : std::move(wanted);
   build_atlas(f);
 }
 

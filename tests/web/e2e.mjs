@@ -48,6 +48,21 @@ async function run(c, page, url) {
   });
   c.check(renderer.includes('llvmpipe'), 'WebGL2 draws on Mesa\'s llvmpipe (lab.mjs CHROMIUM_ARGS)', renderer);
 
+  // web/main.js answers Dear ImGui's reads of the scissor box and blend state
+  // from what the lab set (a read waits for the GPU process): after frames
+  // that drew and set them, those answers are the context's own.
+  await page.mouse.move(200, 200);
+  await lab.settled();
+  const remembered = await page.evaluate(() => {
+    const gl = document.getElementById('canvas').getContext('webgl2');
+    const real = (name) => WebGL2RenderingContext.prototype.getParameter.call(gl, name);
+    if (!gl.attentionLabRemembers) return [];
+    return ['SCISSOR_BOX', 'BLEND_SRC_RGB', 'BLEND_DST_RGB', 'BLEND_SRC_ALPHA', 'BLEND_DST_ALPHA', 'BLEND_EQUATION_RGB',
+      'BLEND_EQUATION_ALPHA'].map((name) => [name, String(gl.getParameter(gl[name])), String(real(gl[name]))]);
+  });
+  c.check(remembered.length === 7 && remembered.every(([, shadow, real]) => shadow === real) && remembered[0][2] !== '0,0,0,0',
+          'the remembered scissor box and blend state are the WebGL context\'s own', JSON.stringify(remembered));
+
   // ---- compute(): good and bad configs --------------------------------------------
   const fig = await lab.compute({ experiment: 'fig41' });
   c.check(['tokens', 'scores', 'scaled_scores', 'weights', 'output', 'average', 'stats', 'top_keys']

@@ -53,7 +53,9 @@ void held_out_picker(AppState& state) {
                               : lab.probe > 0          ? tr("poem.probe")
                               : lab.poem >= 0          ? label(lab.poem)
                                                        : tr("poem.source.own");
-  if (ImGui::BeginCombo("##poem_pick", current.c_str())) {
+  const bool open = ImGui::BeginCombo("##poem_pick", current.c_str());
+  lab.labels_shown = open || ImGui::IsItemHovered();
+  if (open) {
     ImGuiListClipper clipper;  // 313 poems: only the visible rows are laid out
     clipper.Begin(poems);
     while (clipper.Step())

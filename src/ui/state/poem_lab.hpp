@@ -95,6 +95,9 @@ struct PoemLab {
   int trained_poem = 0;          // that poem (a held-out index), fixed at Start / Reset
   double trained_read_ms = 0;    // when the trained model's reading was last asked for (AppState::clock, ms)
   int trained_read_steps = -1;   // ... and at which step
+  // The held-out picker is open or under the pointer: every poem's title and
+  // author goes into the font atlas (text_in_use.cpp), else only the shown ones.
+  bool labels_shown = false;
 };
 
 // The training panel's buttons (the view's panel and the accessible copy).

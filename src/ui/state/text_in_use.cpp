@@ -64,8 +64,14 @@ std::vector<uint32_t> characters_in_use(const AppState& state) {
     for (const std::string& token : poem.reading->tokens) append_code_points(token, &dynamic);
     for (const std::string& ch : poem.reading->top_chars) append_code_points(ch, &dynamic);
   }
-  if (poem.summary)
-    for (int i = 0; i < int(poem.summary->held_out.size()); ++i) append_code_points(poem_label(*poem.summary, i), &dynamic);
+  // Every held-out poem's label only while the picker lists them: some 1,000
+  // characters, which made each atlas rebuild (a new predicted character
+  // while typing) 15 ms; else the labels the view shows.
+  if (poem.summary) {
+    const int poems = int(poem.summary->held_out.size());
+    for (int i = 0; i < poems; ++i)
+      if (poem.labels_shown || i == poem.poem || i == poem.trained_poem) append_code_points(poem_label(*poem.summary, i), &dynamic);
+  }
   sort_unique(&dynamic);
   const std::vector<uint32_t>& table = table_characters(current_language());
   std::vector<uint32_t> all;

@@ -841,7 +841,13 @@ void draw_cells(Context& ctx, ImGuiID id, const HeatmapWidget& hm, const Heatmap
   }
   heatmap.set_range(hm.spec.lo, hm.spec.hi);
   heatmap.set_colormap(hm.spec.colormap);
-  if (heatmap.render(ctx.renderer, g.w_px, g.h_px)) ++ctx.textures_drawn;
+  // The GL state the frame's heatmaps put back, asked once per frame: nothing
+  // else draws with GL while the frame is built.
+  if (ctx.gl_state_frame != ImGui::GetFrameCount()) {
+    ctx.gl_state.save();
+    ctx.gl_state_frame = ImGui::GetFrameCount();
+  }
+  if (heatmap.render(ctx.renderer, g.w_px, g.h_px, ctx.gl_state)) ++ctx.textures_drawn;
   if (heatmap.texture()) {
     hm.draw_list->AddImage(ImTextureID(intptr_t(heatmap.texture())), g.cell_min, g.cell_max);
   } else {

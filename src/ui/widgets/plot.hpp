@@ -44,6 +44,8 @@ struct Context {
   // Heatmap textures drawn anew so far: a frame that samples them shows new
   // pixels though its draw data is the same (the web app's frame cache).
   uint64_t textures_drawn = 0;
+  gfx::GlState gl_state;    // the GL state heatmaps leave behind ...
+  int gl_state_frame = -1;  // ... saved in this ImGui frame
 
   // The plot between BeginPlot and EndPlot.
   bool in_plot = false, hovered = false;
