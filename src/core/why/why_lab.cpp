@@ -209,12 +209,11 @@ std::vector<ForwardTiming> time_forward(const std::vector<int>& lengths, double 
     auto attention = [&]() {
       const Mat q = x * wq, k = x * wk, v = x * wv;
       Mat s = (q * k.transpose()) / std::sqrt(float(C));
-      for (int t = 0; t < n; ++t) {
-        const float max = s.row(t).leftCols(t + 1).maxCoeff();
-        float sum = 0;
-        for (int j = 0; j <= t; ++j) sum += (s(t, j) = std::exp(s(t, j) - max));
-        for (int j = 0; j <= t; ++j) s(t, j) /= sum;
-        for (int j = t + 1; j < n; ++j) s(t, j) = 0;
+      for (int t = 0; t < n; ++t) {  // the causal softmax of each row, vectorised by Eigen
+        auto visible = s.row(t).leftCols(t + 1).array();
+        visible = (visible - visible.maxCoeff()).exp();
+        visible /= visible.sum();
+        s.row(t).rightCols(n - t - 1).setZero();
       }
       const Mat o = s * v;
       sink += o(n - 1, 0);
