@@ -1,6 +1,7 @@
+// The frame cache; see frame_cache.hpp.
 #include "platform/frame_cache.hpp"
 
-#include <cstring>
+#include <cstddef>
 
 #include <imgui.h>
 
