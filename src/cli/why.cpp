@@ -96,7 +96,6 @@ ValueFlag task_flag(std::optional<why::Task>& out) {
 int recurrence(const CommandLine& line) {
   Run run;
   bool json = false, timing = false;
-  std::optional<std::string> unused;
   FlagSpec flags{{distance_flag(run.settings.distance), int_flag("steps", 0, 100000, run.steps), seed_flag(run.settings.seed),
                   positive_float_flag("lr", 1.0f, run.settings.learning_rate), int_flag("batch", 1, 1024, run.settings.batch)},
                  &json};

@@ -8,6 +8,7 @@
 
 #include <imgui.h>
 
+#include "headless_imgui.hpp"
 #include "platform/frame_cache.hpp"
 
 namespace {
@@ -19,13 +20,7 @@ struct Frames {
   ImGuiContext* context = ImGui::CreateContext();
   ImVec2 button_centre;  // where the last frame drew its button
   Frames() {
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(400, 300);
-    io.DeltaTime = 1.0f / 60;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    attn::test::headless_imgui();
   }
   ~Frames() { ImGui::DestroyContext(context); }
   // One frame: a window with `text`, the mouse at `mouse`.

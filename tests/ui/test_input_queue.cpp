@@ -12,6 +12,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include "headless_imgui.hpp"
 #include "platform/input_queue.hpp"
 
 namespace {
@@ -26,13 +27,7 @@ struct TextField {
 
   explicit TextField(const char* initial) {
     std::strncpy(text, initial, sizeof text - 1);
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(400, 300);
-    io.DeltaTime = 1.0f / 60;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    ImGuiIO& io = attn::test::headless_imgui();
     // The GLFW backend's key map: KeysDown is indexed by GLFW key codes.
     io.KeyMap[ImGuiKey_Backspace] = GLFW_KEY_BACKSPACE;
     io.KeyMap[ImGuiKey_Delete] = GLFW_KEY_DELETE;

@@ -141,6 +141,12 @@ std::vector<ModelReport> Experiment::report() const {
   std::vector<ModelReport> out;
   Pass<float> pass;
   std::vector<float> grads, dx;
+  // The gradient profile and the attention come from one set: the trained
+  // distance's, or in the mix the distance 32's.
+  const bool mix = settings_.task == Task::Copy && settings_.distance == 0;
+  std::size_t profiled = sets.size() - 1;
+  for (std::size_t s = 0; mix && s < sets.size(); ++s)
+    if (kReportDistances[s] == 32) profiled = s;
   for (const Model<float>& m : models_) {
     ModelReport r;
     r.key = model_key(m.spec, by_projections);
@@ -151,10 +157,8 @@ std::vector<ModelReport> Experiment::report() const {
       forward(m, batch, pass);
       loss += pass.loss;
       right += pass.accuracy;
-      if (settings_.task == Task::Copy && settings_.distance == 0) r.by_distance.push_back(pass.accuracy);
-      if (s + 1 != sets.size() && !(settings_.distance == 0 && kReportDistances[s] == 32)) continue;
-      // The gradient profile and the attention of one set: the trained
-      // distance's, or in the mix the distance 32's.
+      if (mix) r.by_distance.push_back(pass.accuracy);
+      if (s != profiled) continue;
       grads.assign(m.params.size(), 0.0f);
       backward(m, batch, pass, grads, dx);
       r.gradient.assign(size_t(batch.T), 0.0);

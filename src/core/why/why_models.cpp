@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 
 #include "../detmath.hpp"
 #include "../rng.hpp"
@@ -24,7 +25,7 @@ void fill_uniform(Real* out, size_t n, double a, Rng& rng) {
 template <class Real>
 std::size_t offset_of(const Model<Real>& m, const char* name) {
   for (const Tensor& t : m.tensors)
-    if (std::string(t.name) == name) return t.offset;
+    if (std::strcmp(t.name, name) == 0) return t.offset;
   return 0;  // never: every name asked for is the model's
 }
 // A tensor of the weights, and its part of a gradient array.
