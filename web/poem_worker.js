@@ -2,9 +2,9 @@
 // that trains a fresh model for the learned-heads view, so the page's frames
 // never wait for a training step. Two of them train one model data-parallel:
 // each runs its half of every batch (api/poem_session.hpp: replicas), they
-// swap their halves' gradients over a MessageChannel as transferable
-// buffers, and each takes the same AdamW step with both, so their weights
-// stay the same bits. No SharedArrayBuffer: the book's host sends no COOP/COEP.
+// swap their halves' gradients (each shard's) over a MessageChannel as
+// transferable buffers, and each sums them as one trainer would and takes
+// the same AdamW step, so their weights stay the bits of one trainer. No SharedArrayBuffer: the book's host sends no COOP/COEP.
 //
 //   {load: {weights, tang300, slice, role, port}} -> {loaded: "" or the error}
 //       role 'first': answers the page's requests (and scores, measures heads);
@@ -102,7 +102,7 @@ async function joinStep(first) {
   const error = errorOf(gradient);
   if (error) throw new Error(error);
   const step = new DataView(gradient.buffer).getUint32(4, true);
-  const mine = gradient.slice(8);  // [u32 n][n floats][f32 loss]
+  const mine = gradient.slice(8);  // [u32 n][n floats: its shards' gradients][u32 k][k floats: their losses]
   const copy = mine.slice();
   const gen = generation;
   port.postMessage({ generation: gen, step, part: copy }, [copy.buffer]);

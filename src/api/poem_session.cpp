@@ -195,6 +195,7 @@ std::string PoemSession::train_reset(uint64_t seed, int fixed_poem, int replica,
   fixed_ids_ = vocab.encode_poem(tang300_[std::size_t(fixed_poem_)]);
   training_ = PoemTraining{};
   training_.vocab = vocab.size();
+  for (int id = poem::Vocab::kSpecials; id < vocab.size(); ++id) training_.characters += vocab.text(id);
   training_.slice_poems = int(slice_.size());
   trainer_ = std::make_unique<poem::PoemTrainer>(config, std::move(vocab), std::move(ids));
   trainer_->set_replica(replica, replicas);
@@ -272,18 +273,23 @@ const PoemTraining& PoemSession::train_run(int units) {
 }
 
 std::string PoemSession::train_join(int step, const std::vector<std::vector<float>>& parts,
-                                    const std::vector<float>& losses) {
+                                    const std::vector<std::vector<float>>& losses) {
   if (!trainer_ || !training_.waiting) return "no replica's part of a step is waiting";
   if (step != training_.steps) return "a part of step " + std::to_string(step) + ", not of " + std::to_string(training_.steps);
-  const std::size_t n = trainer_->part_gradient().size();
   if (int(parts.size()) != training_.replicas || losses.size() != parts.size())
     return std::to_string(parts.size()) + " parts; the replicas are " + std::to_string(training_.replicas);
-  std::vector<const float*> pointers;
-  for (const std::vector<float>& part : parts) {
-    if (part.size() != n) return "a part of " + std::to_string(part.size()) + " numbers; the model has " + std::to_string(n);
-    pointers.push_back(part.data());
+  const std::size_t n = trainer_->model().params.size();
+  std::vector<const float*> gradients, shard_losses;
+  for (std::size_t r = 0; r < parts.size(); ++r) {
+    const std::size_t shards = std::size_t(trainer_->replica_shards(int(r)));
+    if (parts[r].size() != shards * n || losses[r].size() != shards)
+      return "replica " + std::to_string(r) + "'s part: " + std::to_string(parts[r].size()) + " numbers and " +
+             std::to_string(losses[r].size()) + " losses; its " + std::to_string(shards) + " shards need " +
+             std::to_string(shards * n) + " and " + std::to_string(shards);
+    gradients.push_back(parts[r].data());
+    shard_losses.push_back(losses[r].data());
   }
-  step_done(trainer_->finish_replicas(pointers, std::vector<double>(losses.begin(), losses.end())));
+  step_done(trainer_->finish_replicas(gradients, shard_losses));
   return "";
 }
 
@@ -399,17 +405,16 @@ std::vector<uint8_t> PoemSession::serve(const uint8_t* request, std::size_t size
       out.str("");
       out.u32(uint32_t(training_.steps));
       out.floats(trainer_->part_gradient());
-      out.f32(float(trainer_->part_loss()));
+      out.floats(trainer_->part_losses());
       return std::move(out.bytes);
     }
     case PoemOp::TrainJoin: {
       const int step = int(in.u32());
       const uint32_t n = std::min<uint32_t>(in.u32(), 8);
-      std::vector<std::vector<float>> parts;
-      std::vector<float> losses;
+      std::vector<std::vector<float>> parts, losses;
       for (uint32_t i = 0; i < n && in.ok(); ++i) {
         parts.push_back(in.floats());
-        losses.push_back(in.f32());
+        losses.push_back(in.floats());
       }
       if (!in.ok()) break;
       if (std::string e = train_join(step, parts, losses); !e.empty()) return answer_error(e);

@@ -58,10 +58,12 @@ class PoemSession {
   // first evaluates and measures heads.
   std::string train_reset(uint64_t seed, int fixed_poem, int replica = 0, int replicas = 1);
   // With replicas, train_run stops when this replica's part of the step is
-  // done (training().waiting); its part is part_gradient(), and train_join
-  // takes every replica's part (in replica order) and finishes the step.
+  // done (training().waiting); its part is its shards' gradients and losses
+  // (PoemTrainer::part_gradient, part_losses), and train_join takes every
+  // replica's part (in replica order) and finishes the step.
   const PoemTraining& train_run(int units);
-  std::string train_join(int step, const std::vector<std::vector<float>>& parts, const std::vector<float>& losses);
+  std::string train_join(int step, const std::vector<std::vector<float>>& parts,
+                         const std::vector<std::vector<float>>& losses);
   const PoemTraining& training() const { return training_; }
   std::string train_read(const std::string& text, PoemReadingData& out) const;
   // The model being trained (compute()'s {"poem": {"model": "training"}}); null before a TrainReset.

@@ -163,6 +163,7 @@ void write_training(WireWriter& w, const PoemTraining& t) {
     w.u32(uint32_t(v));
   for (const std::vector<float>* v : {&t.train_steps, &t.train_loss, &t.eval_steps, &t.eval_loss}) w.floats(*v);
   w.f32(t.shipped_loss);
+  w.str(t.characters);
   write_heads(w, t.heads);
 }
 
@@ -176,6 +177,7 @@ PoemTraining read_training(WireReader& r) {
   t.waiting = waiting != 0;
   for (std::vector<float>* v : {&t.train_steps, &t.train_loss, &t.eval_steps, &t.eval_loss}) *v = r.floats();
   t.shipped_loss = r.f32();
+  t.characters = r.str();
   t.heads = read_heads(r);
   return t;
 }

@@ -102,6 +102,10 @@ struct PoemTraining {
   int replica = 0, replicas = 1;
   bool waiting = false;            // this replica's part of the step is done: TrainGradient, then TrainJoin
   int vocab = 0;                   // the trained model's vocabulary (the slice's characters, core's kPageMinCount)
+  // Its characters, one after another (UTF-8): all it can ever predict. The
+  // font atlas takes them when training starts, so no character the model
+  // comes to predict rebuilds the atlas while it trains.
+  std::string characters;
   int slice_poems = 0;             // the slice of the training poems it learns from
   int evaluated = 0, held_out = 0; // held-out poems scored so far in an evaluation under way (0: none)
   bool finished = false;           // target reached, evaluated and analysed
@@ -124,8 +128,8 @@ enum class PoemOp : uint32_t {
   TrainRun = 7,     // units (a sequence of the batch or a held-out poem each) -> PoemTraining
   TrainRead = 8,    // text -> PoemReadingData, read by the model being trained
   Export = 9,       // file name, text, its PoemReadingData -> name, mime, bytes (api/poem_export.hpp)
-  TrainGradient = 10,  // -> step (u32), this replica's part of the gradient (floats), its loss (f32)
-  TrainJoin = 11,      // step, every replica's part in replica order (u32 count, floats, f32 each) -> PoemTraining
+  TrainGradient = 10,  // -> step (u32), this replica's part: its shards' gradients (floats), their losses (floats)
+  TrainJoin = 11,      // step, every replica's part in replica order (u32 count, then floats, floats each) -> PoemTraining
 };
 
 class WireWriter {

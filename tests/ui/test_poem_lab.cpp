@@ -13,6 +13,7 @@
 
 #ifdef ATTN_POEM_MODEL_FILE
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <deque>
@@ -30,7 +31,11 @@
 #include "core/rng.hpp"
 #include "ui/shell/app.hpp"
 #include "ui/state/export_requests.hpp"
+#include "ui/i18n/strings.hpp"
+#include "ui/poem/poem.hpp"
 #include "ui/state/poem_lab.hpp"
+#include "ui/state/records.hpp"
+#include "ui/state/text_in_use.hpp"
 
 namespace attn::ui {
 namespace {
@@ -466,9 +471,27 @@ TEST_CASE("poem lab: training in the page (Step, Start, Pause) lowers the held-o
   CHECK(state.poem.training->vocab > 1000);
   CHECK(state.poem.training->vocab < state.poem.summary->vocab);
   CHECK(std::fabs(state.poem.training->eval_loss[0] - std::log(float(state.poem.training->vocab))) < 0.3f);
+  // Every character the trained model can predict is in the font atlas's
+  // set from the first step on: none of its predictions rebuilds the atlas.
+  std::vector<uint32_t> vocabulary;
+  append_code_points(state.poem.training->characters, &vocabulary);
+  CHECK(int(vocabulary.size()) == state.poem.training->vocab - poem::Vocab::kSpecials);
+  const std::vector<uint32_t> in_use = characters_in_use(state);
+  std::sort(vocabulary.begin(), vocabulary.end());
+  CHECK(std::includes(in_use.begin(), in_use.end(), vocabulary.begin(), vocabulary.end()));
+  // Paused, the accessible copy has the selected head's table.
+  A11yView paused;
+  describe_poem(state, paused);
+  CHECK(paused.only_heatmap == "poem_l0h0");
+  CHECK(paused.summary.rfind(poem_label(*state.poem.summary, state.poem.poem), 0) == 0);  // the poem's title first
   // Start, until the held-out poems are scored again at step 50; Pause holds it there.
   poem_train(state, PoemTrainAction::Start);
   for (int frame = 0; frame < 20000 && state.poem.training->eval_steps.size() < 2; ++frame) poem_update(state);
+  // Running, it says the table follows when training pauses, and holds none.
+  A11yView running;
+  describe_poem(state, running);
+  CHECK(running.only_heatmap == A11yView::kNoHeatmap);
+  CHECK(running.summary.find(tr("poem.a11y.training_table")) != std::string::npos);
   poem_train(state, PoemTrainAction::Pause);
   const int steps = state.poem.training->steps;
   poem_update(state);

@@ -588,6 +588,8 @@ async function mirror(c, lab, page, lang) {
   await copySettled(lab, page);
   const p = await poemState(lab);
   const m = await readMirror(page);
+  c.check(p.poem < 0 || m?.summary.startsWith(p.title), `the accessible copy's summary (${lang}) starts with the poem's title and author (${p.title})`,
+          m?.summary.slice(0, 80));
   const missing = p.heads.filter((h) => !m?.summary.includes(h.sentence)).map((h) => h.sentence);
   c.check(m && missing.length === 0, `the accessible copy's summary (${lang}) has every head's sentence from state().poem.heads`,
           `missing ${short(missing)} in "${m?.summary}"`);

@@ -73,7 +73,10 @@ std::vector<std::string> page_slice(const std::vector<std::string>& train_poems)
 PoemTrainConfig page_train_config(const GptConfig& shape, uint64_t seed) {
   PoemTrainConfig c;
   c.model = shape;
-  c.steps = 2000;
+  // The cosine runs over 4,000 steps so the rate is still near its peak when
+  // the previous-character head forms (natively, seeds 1-3: steps 850, 1050,
+  // 650); over 2,000 it had decayed by then and the head formed at step 1,400.
+  c.steps = 4000;
   c.batch = 16;
   c.learning_rate = 1e-2f;
   c.warmup = 30;
@@ -145,13 +148,12 @@ int PoemTrainer::shard_sequences(int shard) const {
 }
 
 // The batch's mean is the shards' means weighted by their sequences.
-void PoemTrainer::add_gradient(int shard, std::size_t begin, std::size_t end) {
+void PoemTrainer::add_gradient(int shard, const float* g, std::size_t begin, std::size_t end) {
   const float weight = float(shard_sequences(shard)) / float(config_.batch);
-  const std::vector<float>& g = shards_[sz(shard)].grads;
   for (std::size_t i = begin; i < end; ++i) grads_[i] += weight * g[i];
 }
 
-void PoemTrainer::add_loss(int shard) { part_loss_ += double(shards_[sz(shard)].loss) * shard_sequences(shard); }
+void PoemTrainer::add_loss(int shard, float loss) { part_loss_ += double(loss) * shard_sequences(shard); }
 
 PoemStepStats PoemTrainer::finish_step() {
   const float lr = learning_rate();
@@ -172,10 +174,10 @@ PoemStepStats PoemTrainer::step() {
   parallel_for(static_cast<int>((grads_.size() + kRange - 1) / kRange), config_.threads, [this](int r) {
     const std::size_t begin = sz(r) * kRange, end = std::min(grads_.size(), begin + kRange);
     std::fill(grads_.begin() + std::ptrdiff_t(begin), grads_.begin() + std::ptrdiff_t(end), 0.0f);
-    for (int shard = 0; shard < shards(); ++shard) add_gradient(shard, begin, end);
+    for (int shard = 0; shard < shards(); ++shard) add_gradient(shard, shards_[sz(shard)].grads.data(), begin, end);
   });
   part_loss_ = 0;
-  for (int shard = 0; shard < shards(); ++shard) add_loss(shard);
+  for (int shard = 0; shard < shards(); ++shard) add_loss(shard, shards_[sz(shard)].loss);
   return finish_step();
 }
 
@@ -185,15 +187,15 @@ void PoemTrainer::begin_part() {
   std::fill(grads_.begin(), grads_.end(), 0.0f);
   part_loss_ = 0;
   part_done_ = 0;
-  next_shard_ = first_shard();
+  next_shard_ = shard_begin(replica_);
 }
 
 PoemStepStats PoemTrainer::step_part(int sequences) {
   if (next_shard_ < 0) begin_part();
   for (int done = 0; done < std::max(sequences, 1) && next_shard_ < shards(); done += kShardSequences) {
     run_shard(next_shard_);
-    add_gradient(next_shard_, 0, grads_.size());
-    add_loss(next_shard_);
+    add_gradient(next_shard_, shards_[sz(next_shard_)].grads.data(), 0, grads_.size());
+    add_loss(next_shard_, shards_[sz(next_shard_)].loss);
     part_done_ += shard_sequences(next_shard_++);
   }
   if (next_shard_ < shards()) return {};
@@ -209,25 +211,36 @@ void PoemTrainer::set_replica(int replica, int replicas) {
 
 bool PoemTrainer::replica_part(int sequences) {
   if (next_shard_ < 0) begin_part();
-  for (int done = 0; done < std::max(sequences, 1) && next_shard_ < end_shard(); done += kShardSequences) {
+  for (int done = 0; done < std::max(sequences, 1) && next_shard_ < shard_end(replica_); done += kShardSequences) {
     run_shard(next_shard_);
-    add_gradient(next_shard_, 0, grads_.size());
-    add_loss(next_shard_);
     part_done_ += shard_sequences(next_shard_++);
   }
-  return next_shard_ >= end_shard();
+  return next_shard_ >= shard_end(replica_);
 }
 
-PoemStepStats PoemTrainer::finish_replicas(const std::vector<const float*>& parts, const std::vector<double>& losses) {
-  // Element by element in replica order; this replica's own part may be
-  // grads_ itself (each element is read before it is written).
-  for (std::size_t i = 0; i < grads_.size(); ++i) {
-    float sum = 0.0f;
-    for (const float* part : parts) sum += part[i];
-    grads_[i] = sum;
-  }
+std::vector<float> PoemTrainer::part_gradient() const {
+  std::vector<float> out;
+  out.reserve(sz(replica_shards(replica_)) * grads_.size());
+  for (int s = shard_begin(replica_); s < shard_end(replica_); ++s)
+    out.insert(out.end(), shards_[sz(s)].grads.begin(), shards_[sz(s)].grads.end());
+  return out;
+}
+
+std::vector<float> PoemTrainer::part_losses() const {
+  std::vector<float> out;
+  for (int s = shard_begin(replica_); s < shard_end(replica_); ++s) out.push_back(shards_[sz(s)].loss);
+  return out;
+}
+
+PoemStepStats PoemTrainer::finish_replicas(const std::vector<const float*>& parts, const std::vector<const float*>& losses) {
+  // Every shard in shard order, as step_part adds them.
+  std::fill(grads_.begin(), grads_.end(), 0.0f);
   part_loss_ = 0;
-  for (double loss : losses) part_loss_ += loss;
+  for (int r = 0; r < replicas_; ++r)
+    for (int s = shard_begin(r), j = 0; s < shard_end(r); ++s, ++j) {
+      add_gradient(s, parts[sz(r)] + sz(j) * grads_.size(), 0, grads_.size());
+      add_loss(s, losses[sz(r)][j]);
+    }
   next_shard_ = -1;
   return finish_step();
 }

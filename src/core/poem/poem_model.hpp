@@ -115,19 +115,22 @@ class PoemTrainer {
   // Data parallel, as the page's two workers train: replica r of n runs only
   // its shards of each batch, shards [r S / n, (r + 1) S / n) of the S, while
   // every replica draws the same batches (the same seed). Once replica_part
-  // has run them, part_gradient() and part_loss() hold their weighted sum;
-  // the replicas exchange these, and each calls finish_replicas with all of
-  // them in replica order: the same sum, the same AdamW step, so the weights
-  // stay the same bits in every replica. (Not the bits of one trainer: the
-  // shards are summed in another grouping.)
+  // has run them, part_gradient() holds each of its shards' gradients, one
+  // after another, and part_loss() their losses; the replicas exchange these,
+  // and each calls finish_replicas with all of them in replica order. It sums
+  // the shards as step() does, in the same order: the weights are the bits of
+  // one trainer, whatever the count of replicas, and so is the step at which
+  // a head forms.
   void set_replica(int replica, int replicas);
   // This replica's next shards, covering at least `sequences`; true once all
   // of its shards of the step are done.
   bool replica_part(int sequences);
-  const std::vector<float>& part_gradient() const { return grads_; }
-  double part_loss() const { return part_loss_; }  // its sequences' losses, summed
+  std::vector<float> part_gradient() const;   // its shards' gradients, param_count each
+  std::vector<float> part_losses() const;     // its shards' mean losses
+  // The shards replica r of n holds (its part_gradient's length / param_count).
+  int replica_shards(int replica) const { return shard_end(replica) - shard_begin(replica); }
   // parts[r], losses[r]: replica r's; precondition: replica_part returned true.
-  PoemStepStats finish_replicas(const std::vector<const float*>& parts, const std::vector<double>& losses);
+  PoemStepStats finish_replicas(const std::vector<const float*>& parts, const std::vector<const float*>& losses);
   int replica() const { return replica_; }
   int replicas() const { return replicas_; }
 
@@ -158,16 +161,18 @@ class PoemTrainer {
   int replica_ = 0, replicas_ = 1;
   int next_shard_ = -1;                // the step in parts: its next shard (-1: none under way)
   void begin_part();                   // a step in parts starts: its batch, its sums at zero
-  int first_shard() const { return replica_ * shards() / replicas_; }
-  int end_shard() const { return (replica_ + 1) * shards() / replicas_; }
+  int shard_begin(int replica) const { return replica * shards() / replicas_; }
+  int shard_end(int replica) const { return (replica + 1) * shards() / replicas_; }
   void draw_batch();
   float learning_rate() const;
   int shards() const { return (config_.batch + kShardSequences - 1) / kShardSequences; }
   void run_shard(int shard);           // forward and backward of one shard of the batch
   int shard_sequences(int shard) const;
-  // A shard's gradient into the step's elements [begin, end), and its loss.
-  void add_gradient(int shard, std::size_t begin, std::size_t end);
-  void add_loss(int shard);
+  // Shard `shard`'s gradient g (its own or a replica's) into the step's
+  // elements [begin, end), and its loss: one code for every path, so every
+  // path sums the same bits.
+  void add_gradient(int shard, const float* g, std::size_t begin, std::size_t end);
+  void add_loss(int shard, float loss);
   PoemStepStats finish_step();         // the AdamW update
 };
 

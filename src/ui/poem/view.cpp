@@ -27,13 +27,6 @@ std::string format(const char* fmt, double a, double b = 0, double c = 0) {
   return text;
 }
 
-// ... and with one whole number.
-std::string format_int(const char* fmt, int a) {
-  char text[256];
-  std::snprintf(text, sizeof text, fmt, a);
-  return text;
-}
-
 std::string detector_key(int detector, const char* part) {
   return "poem.detector." + std::to_string(detector) + part;
 }
@@ -392,12 +385,23 @@ void describe_poem(const AppState& state, A11yView& out) {
     return;
   }
   const api::PoemReadingData& r = *lab.reading;
-  std::string summary = lab.poem >= 0 ? format_int(tr("poem.source.held_out.fmt"), lab.poem + 1) : tr("poem.source.own");
+  // Its source, as the header above the heatmaps says it.
+  char source[512];
+  if (lab.poem >= 0 && lab.summary)
+    std::snprintf(source, sizeof source, tr("poem.source.held_out.fmt"), poem_label(*lab.summary, lab.poem).c_str());
+  else
+    std::snprintf(source, sizeof source, "%s", tr("poem.source.own"));
+  std::string summary = source;
   if (const std::vector<api::PoemHead>* heads = poem_heads_shown(lab))
     for (const api::PoemHead& h : *heads) summary += " " + poem_head_sentence(h) + ".";
+  // The selected head's heatmap, and the ten likeliest next characters. While
+  // the model being trained is shown and runs, its table (up to 65 x 65)
+  // would change four times a second: no one can read that, and laying it
+  // out took the page's thread 16 ms a time. It follows when training pauses.
+  const bool table_waits = lab.show_trained && lab.training_running;
+  if (table_waits) summary += " " + std::string(tr("poem.a11y.training_table"));
   out.summary = summary;
-  // The selected head's heatmap, and the ten likeliest next characters.
-  out.only_heatmap = "poem_l" + std::to_string(lab.layer) + "h" + std::to_string(lab.head);
+  out.only_heatmap = table_waits ? A11yView::kNoHeatmap : "poem_l" + std::to_string(lab.layer) + "h" + std::to_string(lab.head);
   A11yTable next;
   const int q = poem_query(lab);
   char caption[160];

@@ -53,11 +53,12 @@ struct A11yTable {
 // The open view for the accessible copy: what a view's describe() (views.hpp)
 // writes besides the heatmap tables the frame recorded.
 struct A11yView {
+  static constexpr const char* kNoHeatmap = " none";  // no heatmap's layout name
   std::string title;
   std::string summary;  // one paragraph
   // First the tables of the heatmaps the frame drew (AppState::a11y_tables):
   // all, or only the one named here; then these.
-  std::string only_heatmap;
+  std::string only_heatmap;  // kNoHeatmap: none of them
   std::vector<A11yTable> tables;
 };
 

@@ -64,6 +64,10 @@ std::vector<uint32_t> characters_in_use(const AppState& state) {
     for (const std::string& token : poem.reading->tokens) append_code_points(token, &dynamic);
     for (const std::string& ch : poem.reading->top_chars) append_code_points(ch, &dynamic);
   }
+  // Everything the model being trained can predict, from Start on: one atlas
+  // rebuild then, rather than one for each character it comes to predict
+  // while it trains (each 15-30 ms of a frame).
+  if (poem.training) append_code_points(poem.training->characters, &dynamic);
   // Every held-out poem's label only while the picker lists them: some 1,000
   // characters, which made each atlas rebuild (a new predicted character
   // while typing) 15 ms; else the labels the view shows.

@@ -460,6 +460,7 @@ constexpr StringEntry kEnglishPoem[] = {
     {"poem.source.trained.fmt", "%s, read by the model being trained (step %d)."},
     {"poem.sentence.colon", ": "},
     {"poem.train.recipe.fmt", "Learning from %d poems, vocabulary %d, on %d worker(s)."},
+    {"poem.a11y.training_table", "While training runs, the selected head's table follows when it pauses."},
     {"poem.source.default.fmt", "Why this poem first: of the %d held-out poems that fit the model's window whole, on this one the named heads put the most weight on their patterns (%.0f %% on average)."},
     {"poem.probe", "Induction probe"},
     {"poem.probe.help", "Replaces the text with random characters repeated once. An induction head, on the second copy, looks at the character right after the same one in the first copy: a diagonal stripe one step right of the repeat. On poems it cannot show: nothing repeats."},

@@ -431,6 +431,7 @@ constexpr StringEntry kChinesePoem[] = {
     {"poem.source.trained.fmt", "%s，由正在训练的模型来读（第 %d 步）。"},
     {"poem.sentence.colon", "："},
     {"poem.train.recipe.fmt", "从 %d 首诗学习，字表 %d 个字，%d 个 Worker。"},
+    {"poem.a11y.training_table", "训练进行时，所选头的注意力表在暂停后给出。"},
     {"poem.source.default.fmt", "为什么先看这首：在能整首放进模型窗口的 %d 首留出诗里，已命名的头在这首诗上放在各自模式上的权重最多（平均 %.0f %%）。"},
     {"poem.probe", "归纳探针"},
     {"poem.probe.help", "把文字换成一串随机的字，再重复一遍。归纳头在第二遍里会看第一遍中同一个字后面的那个字：在重复处右边一格的一条斜线。诗里没有重复，所以看不出来。"},
