@@ -5,9 +5,12 @@
 //   why qkv         one attention layer without projections, with W_Q = W_K,
 //                   and with three, on "previous symbol" and "key-value lookup".
 #include <iostream>
+#include <limits>
 #include <string>
 
 #include "api/json_output.hpp"
+#include "api/why_json.hpp"
+#include "api/why_session.hpp"
 #include "commands.hpp"
 #include "core/why/why_lab.hpp"
 #include "tables.hpp"
@@ -15,8 +18,9 @@
 namespace attn::cli {
 namespace {
 
-using why::Experiment;
-using why::ExperimentSettings;
+using api::WhyPanel;
+using api::WhyRun;
+using api::WhyRunSettings;
 using why::ModelReport;
 
 const char* const kWhyUsage =
@@ -31,42 +35,19 @@ const char* const kWhyUsage =
     "         one attention layer with no projections (q = k = v = x), W_Q = W_K, and\n"
     "         separate W_Q, W_K, W_V on the same batches; without --task, both tasks\n";
 
-constexpr int kDefaultSteps = 600;
-
-struct Run {
-  ExperimentSettings settings;
-  int steps = kDefaultSteps;
-  std::vector<ModelReport> reports;
-};
-
-double ratio(const std::vector<double>& g, int a, int b) {
-  return g.empty() || g[std::size_t(b)] == 0 ? 0.0 : g[std::size_t(a)] / g[std::size_t(b)];
+// The page's WhyRun, trained in one slice: the numbers the view shows after as many steps.
+void train(WhyRun& run) {
+  WorkClock clock(0.0);
+  run.advance(clock, std::numeric_limits<double>::infinity());
 }
 
-api::OutJson model_json(const ModelReport& r, const ExperimentSettings& s) {
-  api::OutJson j{{"accuracy", r.accuracy}, {"loss", r.loss}, {"gradient", r.gradient}};
-  if (!r.by_distance.empty()) j["by_distance"] = r.by_distance;
-  if (s.task == why::Task::Copy && !r.gradient.empty()) {
-    const int T = int(r.gradient.size()), k = s.distance == 0 ? 32 : s.distance;
-    j["gradient_first_over_last"] = ratio(r.gradient, 0, T - 1);
-    j["gradient_answer_over_last"] = ratio(r.gradient, T - 1 - k, T - 1);
-  }
-  if (!r.attention.empty()) j["attention"] = r.attention;
-  if (r.asymmetry >= 0) j["asymmetry"] = r.asymmetry, j["self_strongest"] = r.self_strongest;
-  return j;
-}
-
-void train(Run& run, const std::vector<why::ModelSpec>& models) {
-  Experiment experiment(run.settings, models);
-  for (int s = 0; s < run.steps; ++s) experiment.step();
-  run.reports = experiment.report();
-}
-
-void print_reports(const Run& run) {
+void print_reports(WhyRun& run) {
   Table t{{"model", "accuracy", "loss", "‖∂L/∂x_first‖ / ‖∂L/∂x_last‖"}, {}};
-  for (const ModelReport& r : run.reports)
+  for (const ModelReport& r : run.report()) {
+    const std::size_t T = r.gradient.size();
     t.rows.push_back({r.key, fixed(100 * r.accuracy, 1) + " %", fixed(r.loss, 3),
-                      r.gradient.empty() ? "" : fixed(ratio(r.gradient, 0, int(r.gradient.size()) - 1), 6)});
+                      T == 0 || r.gradient[T - 1] == 0 ? "" : fixed(r.gradient[0] / r.gradient[T - 1], 6)});
+  }
   print_table(std::cout, t);
 }
 
@@ -93,24 +74,27 @@ ValueFlag task_flag(std::optional<why::Task>& out) {
           }};
 }
 
+// The flags both experiments take, into s.
+std::vector<ValueFlag> training_flags(WhyRunSettings& s) {
+  return {int_flag("steps", 0, api::kWhyMaxSteps, s.steps), seed_flag(s.experiment.seed),
+          positive_float_flag("lr", 1.0f, s.experiment.learning_rate), int_flag("batch", 1, 1024, s.experiment.batch)};
+}
+
 int recurrence(const CommandLine& line) {
-  Run run;
+  WhyRunSettings settings;
   bool json = false, timing = false;
-  FlagSpec flags{{distance_flag(run.settings.distance), int_flag("steps", 0, 100000, run.steps), seed_flag(run.settings.seed),
-                  positive_float_flag("lr", 1.0f, run.settings.learning_rate), int_flag("batch", 1, 1024, run.settings.batch)},
-                 &json};
+  FlagSpec flags{training_flags(settings), &json};
+  flags.values.push_back(distance_flag(settings.experiment.distance));
   // --timing takes no value: taken out before the flag reader sees it.
   CommandLine rest = line;
   for (auto it = rest.args.begin(); it != rest.args.end();)
     if (*it == "--timing") timing = true, it = rest.args.erase(it);
     else ++it;
   if (const auto exit_code = read_flags(rest, flags)) return *exit_code;
-  if (std::string e = why::check_settings(run.settings); !e.empty()) return command_error(line.command, e);
-  train(run, why::recurrence_models());
-  api::OutJson out{{"experiment", "recurrence"}, {"distance", run.settings.distance == 0 ? api::OutJson("mix") : api::OutJson(run.settings.distance)},
-                   {"steps", run.steps}, {"seed", run.settings.seed}, {"batch", run.settings.batch},
-                   {"learning_rate", run.settings.learning_rate}};
-  for (const ModelReport& r : run.reports) out[r.key] = model_json(r, run.settings);
+  if (std::string e = api::check_why_run(settings); !e.empty()) return command_error(line.command, e);
+  WhyRun run(settings);
+  train(run);
+  api::OutJson out = run.json();
   if (timing) {
     api::OutJson rows = api::OutJson::array();
     for (const why::ForwardTiming& f : why::time_forward({16, 64, 256, 1024}, 0.5))
@@ -122,9 +106,10 @@ int recurrence(const CommandLine& line) {
     std::cout << api::dump(out) << '\n';
     return 0;
   }
-  std::cout << "Copy the symbol " << (run.settings.distance ? std::to_string(run.settings.distance) : std::string("k (a mix of 1..64)"))
-            << " positions back: " << run.steps << " Adam steps of batch " << run.settings.batch << ", seed "
-            << run.settings.seed << "; held out:\n\n";
+  const why::ExperimentSettings& e = settings.experiment;
+  std::cout << "Copy the symbol " << (e.distance ? std::to_string(e.distance) : std::string("k (a mix of 1..64)"))
+            << " positions back: " << run.steps() << " Adam steps of batch " << e.batch << ", seed " << e.seed
+            << "; held out:\n\n";
   print_reports(run);
   if (timing) {
     std::cout << "\nOne forward pass (B = 1, width " << why::kWidth << "):\n";
@@ -138,28 +123,27 @@ int recurrence(const CommandLine& line) {
 }
 
 int qkv(const CommandLine& line) {
-  Run run;
+  WhyRunSettings settings;
+  settings.panel = WhyPanel::Qkv;
   bool json = false;
   std::optional<why::Task> task;
-  FlagSpec flags{{task_flag(task), int_flag("steps", 0, 100000, run.steps), seed_flag(run.settings.seed),
-                  positive_float_flag("lr", 1.0f, run.settings.learning_rate), int_flag("batch", 1, 1024, run.settings.batch)},
-                 &json};
+  FlagSpec flags{training_flags(settings), &json};
+  flags.values.push_back(task_flag(task));
   if (const auto exit_code = read_flags(line, flags)) return *exit_code;
-  api::OutJson out{{"experiment", "qkv"}, {"steps", run.steps}, {"seed", run.settings.seed}, {"batch", run.settings.batch},
-                   {"learning_rate", run.settings.learning_rate}};
+  const why::ExperimentSettings& e = settings.experiment;
+  api::OutJson out = api::why_header_json("qkv", e, settings.steps);
   for (const why::Task t : {why::Task::Previous, why::Task::Lookup}) {
     if (task && *task != t) continue;
-    run.settings.task = t;
-    if (std::string e = why::check_settings(run.settings); !e.empty()) return command_error(line.command, e);
-    train(run, why::qkv_models(t));
-    api::OutJson variants;
-    for (const ModelReport& r : run.reports) variants[r.key] = model_json(r, run.settings);
-    out[why::task_name(t)] = variants;
+    settings.experiment.task = t;
+    if (std::string error = api::check_why_run(settings); !error.empty()) return command_error(line.command, error);
+    WhyRun run(settings);
+    train(run);
+    out[why::task_name(t)] = run.json()[why::task_name(t)];
     if (!json) {
-      std::cout << (t == why::Task::Previous ? "Previous symbol" : "Key-value lookup") << ": " << run.steps
-                << " Adam steps of batch " << run.settings.batch << ", seed " << run.settings.seed << "; held out:\n\n";
+      std::cout << (t == why::Task::Previous ? "Previous symbol" : "Key-value lookup") << ": " << run.steps()
+                << " Adam steps of batch " << e.batch << ", seed " << e.seed << "; held out:\n\n";
       Table table{{"projections", "accuracy", "loss", "score asymmetry", "own key strongest"}, {}};
-      for (const ModelReport& r : run.reports)
+      for (const ModelReport& r : run.report())
         table.rows.push_back({r.key, fixed(100 * r.accuracy, 1) + " %", fixed(r.loss, 3), fixed(r.asymmetry, 6),
                               fixed(100 * r.self_strongest, 1) + " %"});
       print_table(std::cout, table);
