@@ -1,5 +1,5 @@
 // Page glue: checks for WebGL2, starts the wasm module and exposes
-//   window.attentionLab = { compute(config), loadPoem(), layout(), currentConfig(), state(), get(), set(fields) }
+//   window.attentionLab = { compute(config), loadPoem(), loadWhy(), layout(), currentConfig(), state(), get(), set(fields) }
 // (state().scaling holds the scaling lab: d_k, samples, the displayed std and
 // softmax peak, and both trained models' last loss and accuracy; get() and
 // set() are the reader's state as fields, src/ui/state/lab_state.hpp)
@@ -131,6 +131,15 @@
     });
     return poemScript;
   }
+  // The why-attention experiments' module (web/why.js), when loadWhy() first asks.
+  let whyScript = null;
+  function loadWhy() {
+    whyScript = whyScript || script('why.js').catch((e) => {
+      whyScript = null;
+      throw e;
+    });
+    return whyScript.then(() => window.attentionLabWhy.load());
+  }
   function requestPoem(Module) {
     return poemLoader().then((poem) => poem.request(Module), (e) => {
       window.attentionLabUtf16.call(Module, '_attn_poem_loaded', e.message);
@@ -255,6 +264,11 @@
           return window.attentionLabPoem ? window.attentionLabPoem.compute(object)
                                          : { error: 'poem: the model is not loaded (attentionLab.loadPoem() loads it)' };
         }
+        // {why: settings} runs a why-attention experiment (loadWhy() first), as attention_cli why --json.
+        if (object && typeof object === 'object' && 'why' in object) {
+          return window.attentionLabWhy ? window.attentionLabWhy.compute(object)
+                                        : { error: 'why: the module is not loaded (attentionLab.loadWhy() loads it)' };
+        }
         return parse(callWithString('_attn_compute', text));
       },
       // Loads the poem model (as opening the learned-heads view does): a
@@ -262,6 +276,9 @@
       loadPoem() {
         return requestPoem(Module);
       },
+      // Loads the why-attention experiments' module: a Promise that resolves
+      // once compute({why: ...}) can answer.
+      loadWhy,
       // Where each heatmap's cells are on the canvas (framebuffer and CSS pixels).
       layout() {
         return parse(Module.UTF8ToString(Module._attn_layout()));

@@ -95,13 +95,7 @@ int recurrence(const CommandLine& line) {
   WhyRun run(settings);
   train(run);
   api::OutJson out = run.json();
-  if (timing) {
-    api::OutJson rows = api::OutJson::array();
-    for (const why::ForwardTiming& f : why::time_forward({16, 64, 256, 1024}, 0.5))
-      rows.push_back({{"layer", f.layer}, {"n", f.n}, {"ms", f.ms}, {"gflops", f.flops / f.ms / 1e6},
-                      {"dependent_steps", f.dependent_steps}});
-    out["forward"] = rows;
-  }
+  if (timing) out["forward"] = api::why_forward_json(0.5);
   if (json) {
     std::cout << api::dump(out) << '\n';
     return 0;

@@ -9,12 +9,15 @@
 // returns {"error"} for bad ones; and every heatmap cell listed by
 // window.attentionLab.layout() has the colour of its value in
 // compute(layout.config), also after the WebGL context was lost and restored
-// (WEBGL_lose_context). Saves the screenshots and layout to the artefacts dir.
+// (WEBGL_lose_context); the why-attention module loads on demand and computes
+// what the native CLI prints (why_module.mjs). Saves the screenshots and layout
+// to the artefacts dir.
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 import { countDistinctColours } from './pixels.mjs';
 import { asObject, checkEachHeatmap, Lab, READY_TIMEOUT_MS, runBrowserTest, pngFile } from './lab.mjs';
+import { checkWhyModule } from './why_module.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!webDir || !artefactsDir) {
@@ -210,6 +213,8 @@ async function run(c, page, url) {
   await page.evaluate((fields) => { window.refuseMemory = false; window.attentionLab.set(fields); }, big);
   await page.waitForFunction(() => window.attentionLab.state().tokens.length === 400, null, { timeout: 30_000 });
   c.check((await lab.state()).error === '', '... and once memory can grow, the big request runs');
+  // The why-attention experiments' module, loaded on demand, against the native CLI.
+  await checkWhyModule(c, page);
   // runBrowserTest adds the last check: no console errors or page errors.
 }
 

@@ -20,6 +20,7 @@
 //  csp         web/csp.txt's policy as a header: a session and the chapter without a violation
 //  context     WebGL context lost and restored: the message, then the same pixels
 //  a11y        the accessible copy's tables (DOM) against compute()
+//  why         the why-attention module loads on demand and computes what the native CLI prints
 //  vitepress   the example VitePress site under its base path (tests/web/vitepress_site.mjs):
 //              client-side navigation, lazy figures, VitePress's appearance switch,
 //              the page's buttons, the wheel, away and back
@@ -34,6 +35,7 @@ import { sleep } from './engines/processes.mjs';
 import { Lab, READY_TIMEOUT_MS, checkPixels, press, sameMatrix } from './lab.mjs';
 import { Checks, checkHeatmaps, countDistinctColours } from './pixels.mjs';
 import { serveDirectory } from './static_server.mjs';
+import { checkWhyModule } from './why_module.mjs';
 import { awayAndBack, maskButtons, maskPixels, openChapter, scrollFiguresIn, siteFor, themeSwitch, wheelOverFigure } from './vitepress_site.mjs';
 
 const argv = process.argv.slice(2);
@@ -614,6 +616,12 @@ async function poemView(c, page, { url }) {
   await checkPixels(c, lab, 'learned heads, the model being trained');
 }
 
+// ---- the why-attention module ----------------------------------------------------------
+async function whyModule(c, page, { url }) {
+  await open(page, url);
+  await checkWhyModule(c, page);
+}
+
 // ---- the example VitePress site --------------------------------------------------------
 async function vitepress(c, page) {
   const site = await serveDirectory(await siteFor(webDir, argv));
@@ -631,7 +639,7 @@ async function vitepress(c, page) {
 }
 
 const SECTIONS = { load, views, typing, poem: poemView, 'quick taps': quickTaps, clipboard, zoom, url: urlState, embed, csp,
-                   context: contextLoss, a11y, vitepress };
+                   context: contextLoss, a11y, why: whyModule, vitepress };
 
 // ---- the run --------------------------------------------------------------------------
 const SKIPPED = 77;  // ctest: SKIP_RETURN_CODE

@@ -232,15 +232,25 @@ std::vector<ForwardTiming> time_forward(const std::vector<int>& lengths, double 
     } layers[] = {{"rnn", [&] { rnn(1); }, rnn_flops, n},
                   {"gru", [&] { rnn(3); }, 3 * rnn_flops, n},
                   {"attention", attention, attention_flops, 1}};
+    const auto since = [](Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); };
     for (const auto& layer : layers) {
+      // Each sample times a group of passes lasting at least kSampleMs: a
+      // browser's clock ticks in 0.1 ms (Chromium) to 1 ms (Firefox,
+      // WebKit), longer than one pass at small n. A group that ran shorter
+      // (the first, or the code got faster: a browser compiles wasm again,
+      // optimised, once it runs hot) is not a sample: the group doubles.
+      constexpr double kSampleMs = 5.0, kWarmUpMs = 20.0;
+      for (const auto warm = Clock::now(); since(warm) < kWarmUpMs;) layer.run();  // let the browser optimise it first
+      int group = 1;
       std::vector<double> ms;
       const auto start = Clock::now();
       do {
         const auto t0 = Clock::now();
-        layer.run();
-        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-      } while (ms.size() < 3 ||
-               (std::chrono::duration<double>(Clock::now() - start).count() < seconds_each && ms.size() < 1000));
+        for (int r = 0; r < group; ++r) layer.run();
+        const double elapsed = since(t0);
+        if (elapsed < kSampleMs && group < (1 << 20)) group *= 2;
+        else ms.push_back(elapsed / group);
+      } while (ms.size() < 3 || (since(start) < 1000.0 * seconds_each && ms.size() < 1000));
       std::sort(ms.begin(), ms.end());
       out.push_back(ForwardTiming{layer.name, n, ms[ms.size() / 2], layer.flops, layer.dependent});
     }

@@ -1,0 +1,87 @@
+// The why-attention experiments' module in a browser (web/why.js,
+// src/platform/why_module.cpp), against the native attention_cli: the same
+// experiments, trained in the browser's wasm, must print the CLI's numbers
+// exactly (the core's arithmetic is the same bits everywhere). Also: it is
+// not part of the first download, it loads on loadWhy(), the page-side run
+// (reset, advance within a budget, report) reaches the same numbers in
+// slices, bad settings get a clear message, and the forward timings have a
+// row per layer and length.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'native', 'src', 'cli', 'attention_cli');
+
+// JSON with every object's keys sorted: drivers hand objects back in their own key order.
+const canonical = (v) => JSON.stringify(v, (key, value) => (value && typeof value === 'object' && !Array.isArray(value)
+  ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]])) : value));
+
+// What the CLI prints for the same settings (the README's first command builds it).
+function cliJson(args) {
+  return JSON.parse(execFileSync(CLI, ['why', ...args, '--json'], { encoding: 'utf8', maxBuffer: 1 << 24 }));
+}
+
+// checks: tests/web/lab.mjs's Checks; page: a Playwright page with the lab ready.
+export async function checkWhyModule(c, page) {
+  const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  c.check(!fetched.some((n) => n.includes('attention_why') || n.endsWith('/why.js')),
+          'the why-attention module is not part of the first download');
+  c.check(await page.evaluate(() => window.attentionLab.compute({ why: {} }).error?.includes('loadWhy()')),
+          'before loadWhy(), compute({why}) says how to load the module');
+  await page.evaluate(() => window.attentionLab.loadWhy());
+  c.check(await page.evaluate(() => window.attentionLabWhy.status().state === 'loaded'), 'loadWhy() loads it');
+  if (!c.check(existsSync(CLI), `the native CLI to compare with is built (${CLI})`)) return;
+
+  const runs = [
+    [{ experiment: 'recurrence', distance: 8, steps: 25, batch: 8, seed: 3 },
+      ['recurrence', '--distance', '8', '--steps', '25', '--batch', '8', '--seed', '3']],
+    [{ experiment: 'qkv', task: 'lookup', steps: 25, batch: 8, seed: 7, lr: 0.02 },
+      ['qkv', '--task', 'lookup', '--steps', '25', '--batch', '8', '--seed', '7', '--lr', '0.02']],
+  ];
+  for (const [settings, args] of runs) {
+    const browser = await page.evaluate((s) => window.attentionLab.compute({ why: s }), settings);
+    const native = cliJson(args);
+    c.check(canonical(browser) === canonical(native),
+            `compute({why: ${JSON.stringify(settings)}}) is attention_cli why ${args.join(' ')} --json, number for number`,
+            `browser ${JSON.stringify(browser).slice(0, 200)}\n    CLI ${JSON.stringify(native).slice(0, 200)}`);
+  }
+
+  // The view's way: a run advanced within a frame's budget at a time.
+  const sliced = await page.evaluate(() => {
+    const why = window.attentionLabWhy;
+    const settings = { experiment: 'qkv', task: 'previous', steps: 30, batch: 8, seed: 2 };
+    const error = why.reset(settings);
+    let slices = 0;
+    while (!why.report(1).finished && slices < 10000) {
+      if (why.advance(1, 4) < 1) return { error: 'a slice took no step' };
+      ++slices;
+    }
+    const report = why.report(1);
+    delete report.finished;
+    return { error, slices, same: JSON.stringify(report) === JSON.stringify(window.attentionLab.compute({ why: settings })) };
+  });
+  c.check(sliced.error === '' && sliced.same && sliced.slices >= 1,
+          'a run advanced a 4 ms budget at a time reports what one run to the end computes', JSON.stringify(sliced));
+
+  const bad = await page.evaluate(() => [
+    window.attentionLab.compute({ why: { experiment: 'recurrence', distance: 65 } }).error,
+    window.attentionLab.compute({ why: { lr: NaN } }).error,
+    window.attentionLab.compute({ why: { batch: 0 } }).error,
+    window.attentionLab.compute({ why: { experiment: 'qkv', task: 'copy' } }).error,
+    window.attentionLab.compute({ why: { colour: 1 } }).error,
+    window.attentionLabWhy.reset({ steps: -1 }),
+    window.attentionLabWhy.advance(7, 4),
+  ]);
+  c.check(bad[0]?.includes('distance') && bad[1]?.includes('lr') && bad[2]?.includes('batch') &&
+          bad[3]?.includes('task') && bad[4]?.includes('unknown key') && bad[5].includes('steps') && bad[6] === -1,
+          'bad settings get a message naming what is wrong (k beyond the sequence, NaN learning rate, ...)', JSON.stringify(bad));
+
+  const timing = await page.evaluate(() => window.attentionLabWhy.timing(0.02));
+  const rows = timing.forward ?? [];
+  const row = (layer, n) => rows.find((r) => r.layer === layer && r.n === n);
+  c.check(rows.length === 12 && row('rnn', 1024)?.dependent_steps === 1024 && row('attention', 1024)?.dependent_steps === 1 &&
+          rows.every((r) => r.ms > 0 && r.gflops > 0),
+          'the forward timings: each layer at n = 16 ... 1024, n dependent steps for the recurrences, 1 for attention',
+          JSON.stringify(rows.slice(0, 3)));
+}
