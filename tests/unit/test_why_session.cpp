@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "api/why_json.hpp"
 #include "api/why_session.hpp"
 #include "core/why/why_lab.hpp"
 
@@ -105,6 +106,33 @@ TEST_CASE("why session: settings a panel cannot train are refused with what is w
   s = WhyRunSettings{};
   s.experiment.learning_rate = std::numeric_limits<float>::quiet_NaN();
   CHECK(!check_why_run(s).empty());
+}
+
+TEST_CASE("why session: settings read from JSON as the CLI's flags name them; anything wrong is named, nothing changed") {
+  WhyRunSettings s;
+  CHECK(read_why_settings(Json::parse(R"({"experiment": "qkv", "task": "lookup", "steps": 40, "seed": 9, "batch": 4, "lr": 0.02})"), s) == "");
+  CHECK(s.panel == WhyPanel::Qkv);
+  CHECK(s.experiment.task == why::Task::Lookup);
+  CHECK(s.steps == 40);
+  CHECK(s.experiment.seed == 9);
+  CHECK(s.experiment.batch == 4);
+  CHECK(s.experiment.learning_rate == 0.02f);
+  WhyRunSettings r;
+  CHECK(read_why_settings(Json::parse(R"({"experiment": "recurrence", "distance": "mix"})"), r) == "");
+  CHECK(r.experiment.distance == 0);
+  CHECK(read_why_settings(Json::parse(R"({"experiment": "qkv"})"), r) == "");
+  CHECK(r.experiment.task == why::Task::Previous);  // a Q/K/V run without a task: the first
+  const WhyRunSettings before = s;
+  for (const char* bad : {R"({"distance": 0})", R"({"distance": 65})", R"({"distance": 3.5})", R"({"steps": -1})",
+                          R"({"batch": 0})", R"({"lr": 0})", R"({"lr": null})", R"({"lr": "fast"})", R"({"task": "copy"})",
+                          R"({"experiment": "rnn"})", R"({"colour": 1})", R"([1, 2])", R"({"experiment": "recurrence", "task": "lookup"})"}) {
+    CAPTURE(bad);
+    const std::string e = read_why_settings(Json::parse(bad), s);
+    CHECK(e.rfind("why: ", 0) == 0);
+    CHECK(s.steps == before.steps);
+    CHECK(s.panel == before.panel);
+    CHECK(s.experiment.task == before.experiment.task);
+  }
 }
 
 }  // namespace
