@@ -54,6 +54,7 @@ void show_result(AppState& state, ExplorerResult result) {
   state.result = std::move(result);
   state.result_generation = ++generations;
   mark_state_changed(state);  // the selection follows the new sizes
+  state.compute_pieces = state.explorer_job ? state.explorer_job->progress().pieces : 0;
   state.explorer_job.reset();
   state.compute_ms = state.explorer_job_ms;
   const int n = int(state.result->tokens.size());
@@ -79,7 +80,9 @@ double frame_budget_left(AppState& state) {
 void run_job(AppState& state, double start, bool new_job) {
   const double left = frame_budget_left(state);
   if (left <= 0 && !new_job) return;
+  const int before = state.explorer_job->progress().pieces_done;
   state.explorer_job->step(std::max(left, new_job ? 1.0 : 0.0) - state.clock.ms_since(start), state.clock);
+  state.frame_pieces += state.explorer_job->progress().pieces_done - before;
   const double spent = state.clock.ms_since(start);
   state.explorer_frame_ms += spent;
   state.explorer_job_ms += spent;

@@ -158,6 +158,7 @@ bool frame_has_input(const ImGuiIO& io) {
 void app_frame(AppState& state) {
   const auto frame_start = std::chrono::steady_clock::now();
   ++state.frames;
+  state.frame_pieces = 0;
   // Input, a change between frames (set(), a button of the accessible copy, a
   // font) or in the last frame (a button's work, e.g. a training step, shows
   // in the frame after) moves the generation.
@@ -222,6 +223,9 @@ void app_frame(AppState& state) {
   if (state.recent_frame_ms.size() == AppState::kRecentFrames)
     state.recent_frame_ms.erase(state.recent_frame_ms.begin());
   state.recent_frame_ms.push_back(float(state.frame_ms));
+  if (state.recent_frame_pieces.size() == AppState::kRecentFrames)
+    state.recent_frame_pieces.erase(state.recent_frame_pieces.begin());
+  state.recent_frame_pieces.push_back(state.frame_pieces);
 }
 
 bool app_pending(const AppState& state) {
@@ -377,7 +381,8 @@ std::string state_json(const AppState& state) {
               {"reduced_motion", state.reduced_motion},
               {"cursor", {{"key", state.cursor.key}, {"shown", state.cursor.shown}, {"moves", state.cursor.moves}}},
               {"notices", state.notices},
-              {"timings_ms", {{"compute", state.compute_ms}, {"frame", state.frame_ms}, {"recent", state.recent_frame_ms}}}};
+              {"timings_ms", {{"compute", state.compute_ms}, {"frame", state.frame_ms}, {"recent", state.recent_frame_ms}}},
+              {"frame_pieces", state.recent_frame_pieces}, {"compute_pieces", state.compute_pieces}};
   return out.dump();
 }
 

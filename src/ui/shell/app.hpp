@@ -56,7 +56,9 @@ std::string layout_json(const AppState& state);
 //              "scaled_peak" (as displayed; null until the lab was opened), "curve_points",
 //              "training": {"running", "steps", "error", "steps_last_frame", "train_ms_last_frame",
 //                           "scaled": <model> | null, "unscaled": <model> | null}},
-//  "timings_ms": {"compute", "frame", "recent": [the last 120 frames' ms, oldest first]}}
+//  "timings_ms": {"compute", "frame", "recent": [the last 120 frames' ms, oldest first]},
+//  "frame_pieces": [the explorer recompute's pieces each of those frames ran],
+//  "compute_pieces": the last result's recompute's pieces in all}
 // where <model> is api::trained_model_json without history (api/train_json.hpp).
 std::string state_json(const AppState& state);
 

@@ -124,6 +124,12 @@ struct AppState {
   Controls controls;  // where the widgets landed (widgets/records.hpp)
   double compute_ms = 0, frame_ms = 0;  // the last result's compute time (all its slices); last whole app_frame
   std::vector<float> recent_frame_ms;  // the last kRecentFrames app_frame times, oldest first (state().timings_ms.recent)
+  // The explorer recompute's pieces each of those frames ran (state().frame_pieces):
+  // work, not time, so a test can tell a spread recompute on a busy machine,
+  // where a frame's wall time holds whatever else ran meanwhile.
+  std::vector<int> recent_frame_pieces;
+  int frame_pieces = 0;  // this frame's so far
+  int compute_pieces = 0;  // the last result's recompute, in all (state().compute_pieces)
   static constexpr std::size_t kRecentFrames = 120;
   std::string dump_request;  // every matrix as JSON, set by the debug button; the platform saves it
   std::vector<api::ExportFile> export_requests;  // files asked for in the export popup (api/export_tables.hpp); the platform saves them
