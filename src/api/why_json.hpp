@@ -17,9 +17,7 @@
 
 #include <vector>
 
-#include "api/json_input.hpp"
 #include "api/json_output.hpp"
-#include "api/why_session.hpp"
 #include "core/why/why_lab.hpp"
 
 namespace attn::api {
@@ -37,12 +35,5 @@ void add_why_models(OutJson& out, const std::vector<why::ModelReport>& reports, 
 // 256, 1024, timed here (why::time_forward), as rows {"layer", "n", "ms",
 // "gflops", "dependent_steps"}.
 OutJson why_forward_json(double seconds_each);
-
-// A run's settings from JSON, as attention_cli why's flags name them (compute()'s
-// {"why": ...} and the view's module): {"experiment": "recurrence" | "qkv",
-// "distance": 1..64 | "mix", "task": "previous" | "lookup", "steps", "seed",
-// "batch", "lr"}; absent keys keep out's values. "" or the first thing wrong
-// (an unknown key, a wrong type, a value out of range), and then out is as it was.
-std::string read_why_settings(const Json& in, WhyRunSettings& out);
 
 }  // namespace attn::api

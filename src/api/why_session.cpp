@@ -1,6 +1,8 @@
 // See why_session.hpp.
 #include "api/why_session.hpp"
 
+#include <type_traits>
+
 #include "api/why_json.hpp"
 
 namespace attn::api {
@@ -53,6 +55,52 @@ OutJson WhyRun::json() {
   add_why_models(variants, report(), e);
   out[why::task_name(e.task)] = variants;
   return out;
+}
+
+std::string read_why_settings(const Json& in, WhyRunSettings& out) {
+  if (!in.is_object()) return "why: expected an object, got " + describe(in);
+  WhyRunSettings s = out;
+  const auto whole = [&](const char* key, long long lo, long long hi, auto& into) -> std::string {
+    const Json& v = in[key];
+    if (!v.is_number_integer() || v.get<long long>() < lo || v.get<long long>() > hi)
+      return std::string("why: ") + key + ": expected a whole number from " + std::to_string(lo) + " to " +
+             std::to_string(hi) + ", got " + describe(v);
+    into = static_cast<std::remove_reference_t<decltype(into)>>(v.get<long long>());
+    return "";
+  };
+  for (const auto& [key, v] : in.items()) {
+    std::string e;
+    if (key == "experiment") {
+      if (v == "recurrence") s.panel = WhyPanel::Recurrence, s.experiment.task = why::Task::Copy;
+      else if (v == "qkv") s.panel = WhyPanel::Qkv;
+      else e = "why: experiment: expected \"recurrence\" or \"qkv\", got " + describe(v);
+    } else if (key == "distance") {
+      if (v == "mix") s.experiment.distance = 0;
+      else if (e = whole("distance", 1, why::kMaxDistance, s.experiment.distance); !e.empty()) e += " or \"mix\"";
+    } else if (key == "task") {
+      if (v == "previous") s.experiment.task = why::Task::Previous;
+      else if (v == "lookup") s.experiment.task = why::Task::Lookup;
+      else e = "why: task: expected \"previous\" or \"lookup\", got " + describe(v);
+    } else if (key == "steps") {
+      e = whole("steps", 0, kWhyMaxSteps, s.steps);
+    } else if (key == "seed") {
+      e = whole("seed", 0, (1LL << 53), s.experiment.seed);
+    } else if (key == "batch") {
+      e = whole("batch", 1, 1024, s.experiment.batch);
+    } else if (key == "lr") {
+      if (!v.is_number() || !(v.get<double>() > 0.0 && v.get<double>() <= 1.0))
+        e = "why: lr: expected a number in (0, 1], got " + describe(v);
+      else s.experiment.learning_rate = v.get<float>();
+    } else {
+      e = "why: unknown key \"" + key + "\" (experiment, distance, task, steps, seed, batch, lr)";
+    }
+    if (!e.empty()) return e;
+  }
+  // A Q/K/V run names its task; the copy task is the recurrence panel's.
+  if (s.panel == WhyPanel::Qkv && s.experiment.task == why::Task::Copy) s.experiment.task = why::Task::Previous;
+  if (std::string e = check_why_run(s); !e.empty()) return "why: " + e;
+  out = s;
+  return "";
 }
 
 }  // namespace attn::api

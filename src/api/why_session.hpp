@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "api/json_input.hpp"
 #include "api/json_output.hpp"
 #include "core/why/why_lab.hpp"
 #include "core/work_clock.hpp"
@@ -29,6 +30,13 @@ inline constexpr int kWhyMaxSteps = 100000;
 // "" or what is wrong: the experiment's settings, a task the panel does not
 // train, steps outside 0..kWhyMaxSteps.
 std::string check_why_run(const WhyRunSettings& settings);
+
+// A run's settings from JSON, as attention_cli why's flags name them (compute()'s
+// {"why": ...} and the view's module): {"experiment": "recurrence" | "qkv",
+// "distance": 1..64 | "mix", "task": "previous" | "lookup", "steps", "seed",
+// "batch", "lr"}; absent keys keep out's values. "" or the first thing wrong
+// (an unknown key, a wrong type, a value out of range), and then out is as it was.
+std::string read_why_settings(const Json& in, WhyRunSettings& out);
 
 class WhyRun {
  public:
