@@ -218,6 +218,21 @@
     attnRequestPoem: (Module) => requestPoem(Module).catch(() => {}),  // poem.js: said on the canvas
     attnRequestPoemCorpus: (Module) => poemLoader().then((poem) => poem.corpus(Module)).catch(() => {}),
     attnPoemCall: (Module, pointer, size) => window.attentionLabPoem.call(Module, pointer, size),
+    // The why-attention view's experiments (src/platform/web_why.cpp).
+    attnRequestWhy: (Module) => loadWhy().then(() => {
+      window.attentionLabUtf16.call(Module, '_attn_add_view_strings', window.attentionLabWhy.viewStrings());
+      return '';
+    }, (e) => String(e && e.message ? e.message : e)).then((error) => {
+      window.attentionLabUtf16.call(Module, '_attn_why_loaded', error);
+      if (window.attentionLabFrames) window.attentionLabFrames.wake();
+    }),
+    attnWhyCall: (Module, op, panel, number, pointer) => {
+      const answer = window.attentionLabWhy.call(op, panel, number, op === 0 ? Module.UTF8ToString(pointer) : '');
+      const size = Module.lengthBytesUTF8(answer) + 1;
+      const copy = Module._malloc(size);
+      Module.stringToUTF8(answer, copy, size);
+      return copy;
+    },
     print: (text) => console.log(text),
     printErr: (text) => console.warn(text),
     onAbort: (what) => showError(text.aborted + what),

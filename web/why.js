@@ -10,8 +10,11 @@
 //   window.attentionLabWhy.reset(settings) -> '' or the error: a fresh run of its panel
 //   window.attentionLabWhy.advance(panel, budgetMs) -> steps taken (panel 0: recurrence, 1: qkv)
 //   window.attentionLabWhy.report(panel) -> the run's JSON at its step, with "finished"
-//   window.attentionLabWhy.timing(secondsEach) -> {forward: [...]}: each layer's forward
-//     pass for n = 16 ... 1024, timed in this browser
+//   window.attentionLabWhy.timing(secondsEach, n) -> {forward: [...]}: each layer's forward
+//     pass for n (absent or 0: n = 16 ... 1024), timed in this browser
+//   window.attentionLabWhy.call(op, panel, number, text) -> the answer's text, for the
+//     view (src/platform/web_why.cpp): op 0 reset(text), 1 report(panel), 2 timing(number, panel as n)
+//   window.attentionLabWhy.viewStrings() -> the view's strings, for the lab's tables
 //   window.attentionLabWhy.status() -> {state: 'idle'|'loading'|'loaded'|'failed', error, ms}
 (function () {
   'use strict';
@@ -89,6 +92,12 @@
     },
     advance: (panel, budgetMs) => (model ? model._why_advance(panel, budgetMs) : -1),
     report: (panel) => (model ? json(model.UTF8ToString(model._why_report(panel))) : notLoaded),
-    timing: (secondsEach) => (model ? json(model.UTF8ToString(model._why_timing(secondsEach))) : notLoaded),
+    timing: (secondsEach, n = 0) => (model ? json(model.UTF8ToString(model._why_timing(secondsEach, n))) : notLoaded),
+    call(op, panel, number, text) {
+      if (!model) return JSON.stringify(notLoaded);
+      if (op === 0) return withString(text, (p) => model._why_reset(p));
+      return model.UTF8ToString(op === 1 ? model._why_report(panel) : model._why_timing(number, panel));
+    },
+    viewStrings: () => (model ? model.UTF8ToString(model._why_view_strings()) : ''),
   };
 })();

@@ -38,9 +38,10 @@ void add_why_models(OutJson& out, const std::vector<why::ModelReport>& reports, 
   for (const why::ModelReport& r : reports) out[r.key] = why_model_json(r, s);
 }
 
-OutJson why_forward_json(double seconds_each) {
+OutJson why_forward_json(double seconds_each, int n) {
   OutJson rows = OutJson::array();
-  for (const why::ForwardTiming& f : why::time_forward({16, 64, 256, 1024}, seconds_each))
+  const std::vector<int> lengths = n > 0 ? std::vector<int>{n} : std::vector<int>{16, 64, 256, 1024};
+  for (const why::ForwardTiming& f : why::time_forward(lengths, seconds_each))
     rows.push_back({{"layer", f.layer}, {"n", f.n}, {"ms", f.ms}, {"gflops", f.flops / f.ms / 1e6},
                     {"dependent_steps", f.dependent_steps}});
   return rows;

@@ -31,9 +31,9 @@ OutJson why_header_json(const char* experiment, const why::ExperimentSettings& s
 // qkv task's object).
 void add_why_models(OutJson& out, const std::vector<why::ModelReport>& reports, const why::ExperimentSettings& settings);
 
-// Parallel against sequential: one forward pass of each layer for n = 16, 64,
-// 256, 1024, timed here (why::time_forward), as rows {"layer", "n", "ms",
-// "gflops", "dependent_steps"}.
-OutJson why_forward_json(double seconds_each);
+// Parallel against sequential: one forward pass of each layer for n (0: for
+// n = 16, 64, 256, 1024), timed here (why::time_forward), as rows {"layer",
+// "n", "ms", "gflops", "dependent_steps"}.
+OutJson why_forward_json(double seconds_each, int n = 0);
 
 }  // namespace attn::api

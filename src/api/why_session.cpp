@@ -45,15 +45,23 @@ const std::vector<why::ModelReport>& WhyRun::report() {
 
 OutJson WhyRun::json() {
   const why::ExperimentSettings& e = settings_.experiment;
+  OutJson models;
+  add_why_models(models, report(), e);
+  // Each model's training curve: the loss and accuracy of every step's batch.
+  for (std::size_t i = 0; i < experiment_.size(); ++i) {
+    OutJson loss = OutJson::array(), accuracy = OutJson::array();
+    for (const why::CurvePoint& p : experiment_.curve(i)) loss.push_back(p.loss), accuracy.push_back(p.accuracy);
+    OutJson& model = models[report()[i].key];
+    model["curve_loss"] = std::move(loss);
+    model["curve_accuracy"] = std::move(accuracy);
+  }
   if (settings_.panel == WhyPanel::Recurrence) {
     OutJson out = why_header_json("recurrence", e, steps());
-    add_why_models(out, report(), e);
+    out.update(models);
     return out;
   }
   OutJson out = why_header_json("qkv", e, steps());
-  OutJson variants;
-  add_why_models(variants, report(), e);
-  out[why::task_name(e.task)] = variants;
+  out[why::task_name(e.task)] = std::move(models);
   return out;
 }
 

@@ -30,6 +30,7 @@
 #include "platform/input_queue.hpp"
 #include "platform/native_memory.hpp"
 #include "platform/poem_native.hpp"
+#include "platform/why_native.hpp"
 #include "platform/ui_scale.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/shell/app.hpp"
@@ -249,6 +250,7 @@ int main(int argc, char** argv) {
   for (int frame = 1; !glfwWindowShouldClose(window); ++frame) {
     glfwPollEvents();
     attn::platform::serve_poem_natively(state);  // the learned-heads view's model, once it asks
+    attn::platform::serve_why_natively(state);   // the why-attention view's experiments, once it asks
     attn::platform::update_fonts(state);  // between frames: the atlas follows the characters in use
     attn::platform::feed_input_queue(ImGui::GetIO());  // at most one change per key a frame (input_queue.hpp)
     ImGui_ImplOpenGL3_NewFrame();

@@ -38,6 +38,7 @@
 #include "platform/web_download.hpp"
 #include "platform/web_memory.hpp"
 #include "platform/web_poem.hpp"
+#include "platform/web_why.hpp"
 #include "platform/web_text_input.hpp"
 #include "ui/a11y/a11y.hpp"
 #include "ui/i18n/strings.hpp"
@@ -234,6 +235,7 @@ void frame() {
   glfwPollEvents();
   const int font_builds = font_status().builds;
   serve_poem_from_page(app.state);  // the learned-heads view's model, once it asks (web/poem.js)
+  serve_why_from_page(app.state);   // the why-attention view's experiments, once it asks (web/why.js)
   update_fonts(app.state);  // between frames: the atlas follows the characters in use (fonts.hpp)
   // The accessible copy names the characters the atlas lacks by code point.
   if (font_status().builds != font_builds) ui::mark_state_changed(app.state);

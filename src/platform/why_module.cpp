@@ -1,8 +1,8 @@
 // The "why attention" experiments' own wasm module (attention_why.js / .wasm),
-// loaded by web/why.js only when the view first asks for it (or a page calls
+// loaded by web/why.js only when the view first opens (or a page calls
 // attentionLab.loadWhy()): the lab's first download does not carry the
-// recurrent layers, the models and their training. It holds one run per
-// panel (api::WhyRun) and answers in attention_cli why's JSON (api/why_json.hpp).
+// recurrent layers, the models and their training. It exports the view's
+// calls (api/why_calls.hpp), answering in attention_cli why's JSON:
 //
 //   why_reset(settings_json) -> "" or the error: a fresh run for the settings'
 //     panel ({"experiment": "recurrence" | "qkv", "distance", "task", "steps",
@@ -11,81 +11,53 @@
 //   why_report(panel) -> the run's document at its step, and "finished"; {"error"} without a run
 //   why_compute(config_json) -> compute()'s {"why": settings}: a fresh run to its
 //     last step, the document attention_cli why ... --json prints; or {"error": ...}
-//   why_timing(seconds_each) -> {"forward": [...]}: one forward pass of each layer
-//     for n = 16 ... 1024, timed here, as attention_cli why recurrence --timing
-#include <limits>
-#include <memory>
+//   why_timing(seconds_each, n) -> {"forward": [...]}: one forward pass of each layer
+//     for n (0: n = 16 ... 1024), timed here, as attention_cli why recurrence --timing
+//   why_view_strings() -> the view's strings (added to the lab's tables, as the poem module's)
 #include <string>
 
 #include <emscripten.h>
 
-#include "api/json_input.hpp"
-#include "api/json_output.hpp"
-#include "api/why_json.hpp"
-#include "api/why_session.hpp"
-#include "core/work_clock.hpp"
+#include "api/why_calls.hpp"
+#include "ui/i18n/strings.hpp"
 
 namespace {
 
-using attn::api::OutJson;
-using attn::api::WhyRun;
+std::string text;  // the last answer, valid until the next call
 
-std::unique_ptr<WhyRun> runs[2];  // by WhyPanel
-attn::WorkClock& frame_clock() {
-  static attn::WorkClock steady(0.0);  // budgets are the page's frame time
-  return steady;
-}
-std::string text;
-
-const char* answer(const OutJson& j) {
-  text = j.dump();
+const char* answer(std::string s) {
+  text = std::move(s);
   return text.c_str();
 }
-
-const char* answer_error(const std::string& error) { return answer(OutJson{{"error", error}}); }
-
-WhyRun* run_of(int panel) { return panel == 0 || panel == 1 ? runs[panel].get() : nullptr; }
 
 }  // namespace
 
 extern "C" {
 
 EMSCRIPTEN_KEEPALIVE const char* why_reset(const char* settings_json) {
-  attn::api::Json in;
-  attn::api::WhyRunSettings settings;
-  text = attn::api::parse_config(settings_json ? settings_json : "", in);
-  if (text.empty()) text = attn::api::read_why_settings(in, settings);
-  if (text.empty()) runs[int(settings.panel)] = std::make_unique<WhyRun>(settings);
-  return text.c_str();
+  return answer(attn::api::why_call_reset(settings_json ? settings_json : ""));
 }
 
-EMSCRIPTEN_KEEPALIVE int why_advance(int panel, double budget_ms) {
-  WhyRun* run = run_of(panel);
-  return run ? run->advance(frame_clock(), budget_ms) : -1;
-}
+EMSCRIPTEN_KEEPALIVE int why_advance(int panel, double budget_ms) { return attn::api::why_call_advance(panel, budget_ms); }
 
-EMSCRIPTEN_KEEPALIVE const char* why_report(int panel) {
-  WhyRun* run = run_of(panel);
-  if (!run) return answer_error("why: no run of that panel (why_reset first)");
-  OutJson out = run->json();
-  out["finished"] = run->finished();
-  return answer(out);
-}
+EMSCRIPTEN_KEEPALIVE const char* why_report(int panel) { return answer(attn::api::why_call_report(panel)); }
 
 EMSCRIPTEN_KEEPALIVE const char* why_compute(const char* config_json) {
-  attn::api::Json config;
-  if (std::string e = attn::api::parse_config(config_json ? config_json : "", config); !e.empty()) return answer_error(e);
-  if (!config.is_object() || !config.contains("why")) return answer_error("why: expected {\"why\": {...}}");
-  attn::api::WhyRunSettings settings;
-  if (std::string e = attn::api::read_why_settings(config["why"], settings); !e.empty()) return answer_error(e);
-  WhyRun run(settings);
-  attn::WorkClock unlimited(0.0);
-  run.advance(unlimited, std::numeric_limits<double>::infinity());
-  return answer(run.json());
+  return answer(attn::api::why_call_compute(config_json ? config_json : ""));
 }
 
-EMSCRIPTEN_KEEPALIVE const char* why_timing(double seconds_each) {
-  return answer(OutJson{{"forward", attn::api::why_forward_json(seconds_each)}});
+EMSCRIPTEN_KEEPALIVE const char* why_timing(double seconds_each, int n) {
+  return answer(attn::api::why_call_timing(seconds_each, n));
+}
+
+// The view's strings in every language, as records "code US key US text"
+// separated by RS, as poem_view_strings sends them (ui/i18n/strings.hpp).
+EMSCRIPTEN_KEEPALIVE const char* why_view_strings() {
+  std::string records;
+  for (const attn::ui::Language& language : attn::ui::languages())
+    for (const attn::ui::StringEntry& entry : attn::ui::view_strings(language))
+      records += std::string(language.code) + '\x1f' + entry.key + '\x1f' + entry.text + '\x1e';
+  return answer(std::move(records));
 }
 
 }  // extern "C"

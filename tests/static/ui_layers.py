@@ -8,8 +8,8 @@ src/ui's folders are its layers, lowest first (ARCHITECTURE.md):
               (it knows no AppState)
   2 state     AppState, the frame's records, the views' ids, the state
               fields, presets, the scaling lab's models, export requests
-  3 explorer, chapter, scaling, poem   the views (side by side: one may not
-              include another)
+  3 explorer, chapter, scaling,     the views (side by side: one may not
+    poem, why include another)
   4 a11y      the accessible copy of the open view
   5 shell     app_frame, the views table, notices, the export popup
 
@@ -27,7 +27,7 @@ import pathlib
 import re
 import sys
 
-LAYERS = {'i18n': 0, 'widgets': 1, 'state': 2, 'explorer': 3, 'chapter': 3, 'scaling': 3, 'poem': 3, 'a11y': 4, 'shell': 5}
+LAYERS = {'i18n': 0, 'widgets': 1, 'state': 2, 'explorer': 3, 'chapter': 3, 'scaling': 3, 'poem': 3, 'why': 3, 'a11y': 4, 'shell': 5}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"ui/([^/"]+)/[^"]+"', re.M)
 
 

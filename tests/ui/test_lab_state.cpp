@@ -246,6 +246,12 @@ nlohmann::json random_fields(std::mt19937& rng) {
   f["poem_length"] = 1 + pick(200);
   f["poem_temperature"] = std::vector<double>{0.0, 0.8, 1.25, 2.0, 0.05}[std::size_t(pick(5))];
   f["poem_seed"] = pick(2) ? pick(100000) : 2147483647;
+  f["why_panel"] = pick(2) ? "qkv" : "recurrence";
+  f["why_distance"] = pick(65);
+  f["why_recurrent"] = pick(2) ? "gru" : "rnn";
+  f["why_task"] = pick(2) ? "lookup" : "previous";
+  f["why_steps"] = 1 + pick(2000);
+  f["why_seed"] = pick(2) ? pick(100000) : 2147483647;
   return f;
 }
 

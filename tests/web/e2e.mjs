@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 
 import { countDistinctColours } from './pixels.mjs';
 import { asObject, checkEachHeatmap, Lab, READY_TIMEOUT_MS, runBrowserTest, pngFile } from './lab.mjs';
-import { checkWhyModule } from './why_module.mjs';
+import { checkWhyModule, checkWhyView, WHY_VIEW_QUERY } from './why_module.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!webDir || !artefactsDir) {
@@ -215,6 +215,10 @@ async function run(c, page, url) {
   c.check((await lab.state()).error === '', '... and once memory can grow, the big request runs');
   // The why-attention experiments' module, loaded on demand, against the native CLI.
   await checkWhyModule(c, page);
+  // ... and its view, opened from a link and trained with the mouse.
+  await page.goto(`${url}index.html${WHY_VIEW_QUERY}`);
+  await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
+  await checkWhyView(c, new Lab(page), (name, png) => writeFile(join(artefactsDir, `${name}.png`), png));
   // runBrowserTest adds the last check: no console errors or page errors.
 }
 

@@ -20,7 +20,8 @@
 //  csp         web/csp.txt's policy as a header: a session and the chapter without a violation
 //  context     WebGL context lost and restored: the message, then the same pixels
 //  a11y        the accessible copy's tables (DOM) against compute()
-//  why         the why-attention module loads on demand and computes what the native CLI prints
+//  why         the why-attention module loads on demand and computes what the native CLI prints; its
+//              view, opened from a link and trained with the mouse, shows those numbers
 //  vitepress   the example VitePress site under its base path (tests/web/vitepress_site.mjs):
 //              client-side navigation, lazy figures, VitePress's appearance switch,
 //              the page's buttons, the wheel, away and back
@@ -35,7 +36,7 @@ import { sleep } from './engines/processes.mjs';
 import { Lab, READY_TIMEOUT_MS, checkPixels, press, sameMatrix } from './lab.mjs';
 import { Checks, checkHeatmaps, countDistinctColours } from './pixels.mjs';
 import { serveDirectory } from './static_server.mjs';
-import { checkWhyModule } from './why_module.mjs';
+import { checkWhyModule, checkWhyView, WHY_VIEW_QUERY } from './why_module.mjs';
 import { awayAndBack, maskButtons, maskPixels, openChapter, scrollFiguresIn, siteFor, themeSwitch, wheelOverFigure } from './vitepress_site.mjs';
 
 const argv = process.argv.slice(2);
@@ -141,6 +142,7 @@ async function views(c, page, { url }) {
     await lab.frames(3);
     // The learned-heads view loads its model first (its own section checks it further).
     if (view === 'poem') await until(async () => (await poemState(lab)).load, 'ready', 60_000);
+    if (view === 'why') await until(async () => (await lab.state()).why.load, 'ready', 60_000);
     await lab.frames(3);
     const shown = (await lab.state()).view;
     const file = await page.screenshot();
@@ -620,6 +622,7 @@ async function poemView(c, page, { url }) {
 async function whyModule(c, page, { url }) {
   await open(page, url);
   await checkWhyModule(c, page);
+  await checkWhyView(c, await open(page, url, WHY_VIEW_QUERY), save);
 }
 
 // ---- the example VitePress site --------------------------------------------------------

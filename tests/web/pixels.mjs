@@ -78,6 +78,14 @@ export function heatmapValues(result, heatmap) {
     const heads = result.layers?.[0]?.heads?.length ?? 0;
     return heads ? result.layers[Math.floor(heatmap.head / heads)]?.heads[heatmap.head % heads] ?? null : null;
   }
+  // The why-attention view's (compute({why})): the recurrence panel's attention
+  // model (head 0), or the Q/K/V variants none, tied, separate (heads 0-2), as flat T x T.
+  if (heatmap.source === 'why') {
+    const task = result.previous ?? result.lookup;
+    const flat = (task ? task[['none', 'tied', 'separate'][heatmap.head]] : result.attention)?.attention;
+    const T = Math.round(Math.sqrt(flat?.length ?? 0));
+    return flat ? Array.from({ length: T }, (_, q) => flat.slice(q * T, (q + 1) * T)) : null;
+  }
   const m = result[heatmap.source];
   if (!['weights', 'scores', 'scaled_scores'].includes(heatmap.source) || !Array.isArray(m)) return null;
   // Explicit Q/K/V results have one [q][k] matrix, head configs [head][q][k].

@@ -11,6 +11,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { asObject, checkPixels, pngFile } from './lab.mjs';
+
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'native', 'src', 'cli', 'attention_cli');
 
 // JSON with every object's keys sorted: drivers hand objects back in their own key order.
@@ -20,6 +22,64 @@ const canonical = (v) => JSON.stringify(v, (key, value) => (value && typeof valu
 // What the CLI prints for the same settings (the README's first command builds it).
 function cliJson(args) {
   return JSON.parse(execFileSync(CLI, ['why', ...args, '--json'], { encoding: 'utf8', maxBuffer: 1 << 24 }));
+}
+
+// The view's link for checkWhyView: short runs, so a test trains them to the end.
+export const WHY_VIEW_QUERY = '?view=why&why_distance=8&why_steps=12&why_seed=3';
+
+// Until the panel's run is fresh and reported ('ready'), or trained to its last step and reported ('finished').
+function untilWhy(page, panel, phase) {
+  return page.waitForFunction(([panel, phase]) => {
+    const s = window.attentionLab.state();
+    const why = (typeof s === 'string' ? JSON.parse(s) : s).why;
+    const run = why[panel];
+    return phase === 'ready' ? why.load === 'ready' && run.reported_step === 0 && !run.running
+                             : run.finished && run.reported_step === why.steps;
+  }, [panel, phase], { timeout: 120_000 });
+}
+
+// The panel's run, trained to its end with a mouse click on Start, against
+// compute() for its settings and step (the CLI's document, which why_run_check
+// and checkWhyModule hold to the native CLI), its heatmaps' pixels against
+// those numbers, and the accessible copy's summary.
+async function trainPanel(c, lab, panel, what, save) {
+  const page = lab.page;
+  await untilWhy(page, panel, 'ready');
+  await lab.click('why_start');
+  await untilWhy(page, panel, 'finished');
+  await lab.settled();
+  const { layout, png, result } = await checkPixels(c, lab, what);
+  await save?.(`why_${panel}`, pngFile(png));
+  const why = asObject(await lab.state()).why;
+  const report = { ...why[panel].report };
+  delete report.finished;
+  c.check(canonical(report) === canonical(result) && report.steps === why.steps,
+          `${what}: the view's numbers at step ${why.steps} are compute(layout().config)'s, number for number`,
+          `${JSON.stringify(layout.config)}: view ${JSON.stringify(report).slice(0, 160)}\n    compute ${JSON.stringify(result).slice(0, 160)}`);
+  const heatmaps = layout.heatmaps.filter((h) => h.source === 'why').length;
+  c.check(heatmaps === (panel === 'qkv' ? 3 : 1), `${what}: the attention heatmaps are drawn (${heatmaps})`);
+  const summary = await page.evaluate(() => document.getElementById('a11y-summary')?.textContent ?? '');
+  return { why, report, summary };
+}
+
+// The view as a reader uses it: opened from a link (WHY_VIEW_QUERY), each
+// panel trained with the mouse, both panels' numbers, pixels and copy.
+// lab: tests/web/lab.mjs's Lab on that link; save(name, pngBytes): keeps a screenshot.
+export async function checkWhyView(c, lab, save) {
+  const rec = await trainPanel(c, lab, 'recurrence', 'why attention, recurrence vs attention', save);
+  const percent = (v) => (v * 100).toFixed(1);
+  c.check(rec.why.distance === 8 && rec.why.seed === 3 &&
+          rec.summary.includes(`After 12 steps at distance 8: attention ${percent(rec.report.attention.accuracy)} %`),
+          "the link's settings hold, and the accessible copy's summary says the run's numbers", rec.summary);
+  await lab.click('why_panel_1');
+  await lab.click('why_task_1');
+  const qkv = await trainPanel(c, lab, 'qkv', 'why attention, Q/K/V on lookup', save);
+  const tied = qkv.report.lookup?.tied;
+  c.check(qkv.why.task === 'lookup' && tied?.asymmetry < 1e-5 && qkv.summary.includes(`separate ${percent(qkv.report.lookup.separate.accuracy)} %`) &&
+          qkv.summary.includes('max|S - S^T| / max|S|'),
+          'clicking Q/K/V and lookup trains that task; the copy says the tied scores are symmetric, with the numbers',
+          `${qkv.why.task} ${tied?.asymmetry} ${qkv.summary}`);
+  c.check(asObject(await lab.state()).why.recurrence.step === 12, 'the recurrence run stays as it was meanwhile');
 }
 
 // checks: tests/web/lab.mjs's Checks; page: a Playwright page with the lab ready.

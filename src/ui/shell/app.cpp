@@ -17,6 +17,7 @@
 #include "ui/explorer/explorer.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/poem/poem.hpp"
+#include "ui/why/why.hpp"
 #include "ui/scaling/scaling.hpp"
 #include "ui/shell/notices.hpp"
 #include "ui/shell/views.hpp"
@@ -85,6 +86,7 @@ void setup_child(AppState& state, const ImVec2& size) {
   const ViewSource source = open_view(state).source;
   if (source == ViewSource::Scaling) scaling_setup_panel(state);
   else if (source == ViewSource::Poem) poem_setup_panel(state);
+  else if (source == ViewSource::Why) why_setup_panel(state);
   else setup_panel(state);
   measure_wanted_height(state);  // the set-up's own; a view drawn after it measures again
   ImGui::EndChild();
@@ -190,6 +192,7 @@ void app_frame(AppState& state) {
   scaling_train(state, scaling_open(state));
   scaling_update(state, scaling_open(state), /*fill_curves=*/true);
   if (poem_open(state)) poem_update(state);  // loads the model when first opened, reads the text
+  if (why_open(state)) why_update(state);    // loads the experiments when first opened, trains the running panels
 
   // One host window covering the canvas, holding the tab bar, the set-up
   // panel and the open view as frame_views chooses: nothing overlaps at any size.
@@ -235,11 +238,12 @@ bool app_pending(const AppState& state) {
          retraining_progress(state, &steps, &target) || explorer_progress(state, &progress) ||
          (open_view(state).histograms && state.result && !has_histograms(*state.result)) ||
          scaling_pending(state.scaling, scaling_open(state)) || poem_pending(state.poem) ||
+         (why_open(state) && why_pending(state.why)) ||
          (open_view(state).source == ViewSource::Chapter && !state.fig41);
 }
 
 bool app_busy(const AppState& state) {
-  return app_pending(state) || state.scaling.running || poem_busy(state.poem);
+  return app_pending(state) || state.scaling.running || poem_busy(state.poem) || (why_open(state) && why_busy(state.why));
 }
 
 void app_shutdown(AppState& state) { plot::ShutdownContext(state.plot); }
@@ -270,6 +274,10 @@ nlohmann::json layout_config(const AppState& state) {
     nlohmann::json poem = {{"text", state.poem.read_text}};
     if (state.poem.read_trained) poem["model"] = "training";  // compute() asks the trainer
     return nlohmann::json{{"poem", std::move(poem)}};
+  }
+  if (open_view(state).source == ViewSource::Why) {  // compute() trains a fresh run to the step shown
+    const WhyRunView& run = why_run_shown(state.why);
+    return nlohmann::json{{"why", why_settings_json(state.why, state.why.panel, run.reported_step)}};
   }
   const ExplorerConfig& shown = state.result ? state.result->config : state.config;
   return nlohmann::json::parse(api::print_explorer_config(shown), nullptr, false);
@@ -377,6 +385,7 @@ std::string state_json(const AppState& state) {
               {"pending", pending_json(state)},
               {"scaling", scaling_state_json(state.scaling)},
               {"poem", poem_state_json(state.poem)},
+              {"why", why_state_json(state.why)},
               {"frames", state.frames},
               {"reduced_motion", state.reduced_motion},
               {"cursor", {{"key", state.cursor.key}, {"shown", state.cursor.shown}, {"moves", state.cursor.moves}}},

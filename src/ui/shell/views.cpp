@@ -13,6 +13,7 @@
 #include "ui/state/app_state.hpp"
 #include "ui/widgets/ids.hpp"
 #include "ui/widgets/tabs.hpp"
+#include "ui/why/why.hpp"
 
 namespace attn::ui {
 namespace {
@@ -71,6 +72,7 @@ const std::vector<ViewSpec>& views() {
       {"chapter", "tab.chapter", S::Chapter, chapter_view, describe_chapter, E::Png, false, false, false, false},
       {"scaling", "tab.scaling", S::Scaling, scaling_view, describe_scaling, E::Png, true, false, false, false},
       {"poem", "tab.poem", S::Poem, poem_view, describe_poem, E::Poem, true, false, false, false},
+      {"why", "tab.why", S::Why, why_view, describe_why, E::Png, false, false, false, false},
       {"debug", "tab.debug", S::Explorer, debug_view, describe_debug, E::Matrices, false, false, false, true},
   };
   return table;
@@ -93,6 +95,7 @@ const char* view_source_id(ViewSource source) {
     case ViewSource::Chapter: return "chapter";
     case ViewSource::Scaling: return "scaling";
     case ViewSource::Poem: return "poem";
+    case ViewSource::Why: return "why";
   }
   return "explorer";
 }

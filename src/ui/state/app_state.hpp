@@ -22,6 +22,7 @@
 #include "core/explorer.hpp"
 #include "gfx/colormap.hpp"
 #include "ui/state/poem_lab.hpp"
+#include "ui/state/why_lab.hpp"
 #include "ui/state/records.hpp"
 #include "ui/state/scaling_lab.hpp"
 #include "ui/state/views.hpp"
@@ -108,6 +109,7 @@ struct AppState {
   std::optional<Figure41> fig41;        // the chapter view (computed on first use)
   ScalingLab scaling;                   // the scaling lab: its choices, results and trainers
   PoemLab poem;                         // the learned-heads view: the poem model, the reader's choices, its answers
+  WhyLab why;                           // the why-attention view: its experiments' runs and the reader's choices
 
   // ---- messages for the reader ----------------------------------------------
   // Bad URL parameters or host-page messages: what was asked and what was used

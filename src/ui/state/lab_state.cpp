@@ -126,17 +126,30 @@ std::string learning_rate_range() {
   return number_text(lr.lo) + ".." + number_text(lr.hi);
 }
 
-// A whole number of the learned-heads view (PoemLab): one function for all of
-// them, not a template per field (the first download has a budget).
-UiField poem_int_field(const char* name, long long lo, long long hi, int PoemLab::*member, const char* doc) {
+// A whole number of a view's state (PoemLab, WhyLab): one function per view
+// for all of its fields, not one per field (the first download has a budget).
+template <typename Lab>
+UiField lab_int_field(const char* name, long long lo, long long hi, Lab AppState::*lab, int Lab::*member,
+                      const char* doc) {
   return {name, false, std::to_string(lo) + ".." + std::to_string(hi), doc,
-          [member](const AppState& s) { return StateJson(s.poem.*member); },
+          [lab, member](const AppState& s) { return StateJson(s.*lab.*member); },
           [=](const Json& value, bool clamp, std::string* note, Commit* commit) -> std::string {
             long long v = 0;
             if (std::string e = read_whole(value, name, lo, hi, clamp, note, &v); !e.empty()) return e;
-            *commit = [member, v](AppState& s) { s.poem.*member = int(v); };
+            *commit = [lab, member, v](AppState& s) { s.*lab.*member = int(v); };
             return {};
           }};
+}
+UiField poem_int_field(const char* name, long long lo, long long hi, int PoemLab::*member, const char* doc) {
+  return lab_int_field(name, lo, hi, &AppState::poem, member, doc);
+}
+
+// A choice of two in the why-attention view (WhyLab): the first id or the second.
+UiField why_pair_field(const char* name, const char* first, const char* second, bool WhyLab::*member, const char* doc) {
+  return choice_field(
+      name, true, [=] { return std::vector<StateJson>{first, second}; }, doc,
+      [=](const AppState& s) { return s.why.*member ? second : first; },
+      [=](AppState& s, const Json& v) { s.why.*member = v.get<std::string>() == second; });
 }
 
 // A float in its control row's range (state/controls.hpp); out of range is clamped in a URL.
@@ -321,6 +334,26 @@ const std::vector<UiField>& ui_fields() {
                   "always the likeliest).")),
       poem_int_field("poem_seed", 0, 2147483647, &PoemLab::sample_seed,
                 ATTN_DOC("续写's seed: the same text, length, temperature and seed give the same characters.")),
+      // The why-attention view (state/why_lab.hpp).
+      choice_field("why_panel", true, [] { return std::vector<StateJson>{"recurrence", "qkv"}; },
+                   ATTN_DOC("The why-attention view's experiment: recurrence against attention, or why Q, K and V."),
+                   [](const AppState& s) { return s.why.panel == WhyPanel::Qkv ? "qkv" : "recurrence"; },
+                   [](AppState& s, const Json& v) {
+                     s.why.panel = v.get<std::string>() == "qkv" ? WhyPanel::Qkv : WhyPanel::Recurrence;
+                   }),
+      lab_int_field("why_distance", 0, 64, &AppState::why, &WhyLab::distance,
+                    ATTN_DOC("Recurrence against attention: name the symbol k positions back (1..64); 0 trains on a mix "
+                             "of distances.")),
+      why_pair_field("why_recurrent", "rnn", "gru", &WhyLab::gru,
+                     ATTN_DOC("The recurrent model shown beside attention: the tanh RNN or the GRU (both train).")),
+      why_pair_field("why_task", "previous", "lookup", &WhyLab::lookup,
+                     ATTN_DOC("Why Q, K and V: the task, the previous symbol or key-value lookup.")),
+      lab_int_field("why_steps", 1, 2000, &AppState::why, &WhyLab::steps,
+                    ATTN_DOC("The why-attention experiments' training steps (a run stops there; changing it starts "
+                             "the runs again).")),
+      lab_int_field("why_seed", 0, 2147483647, &AppState::why, &WhyLab::seed,
+                    ATTN_DOC("The why-attention experiments' seed: the same seed and settings give the same numbers as "
+                             "attention_cli why.")),
       choice_field("lang", true, ids_of(languages(), [](const Language& l) { return l.code; }),
                    ATTN_DOC("The interface language (default: the browser's)."),
                    [](const AppState&) { return current_language().code; },

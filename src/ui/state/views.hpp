@@ -26,6 +26,7 @@ enum class ViewSource {
   Chapter,   // Figure 4.1 (AppState::fig41, computed on first use); the explorer's set-up panel beside it
   Scaling,   // the scaling lab (AppState::scaling): its own set-up panel; its statistics run while it is open
   Poem,      // the trained poem model (AppState::poem): its own set-up panel; loaded when first opened
+  Why,       // the why-attention experiments (AppState::why): its own set-up panel; loaded when first opened
 };
 
 // What the Export popup offers for the view besides its PNG.
@@ -61,7 +62,7 @@ const char* view_id(View view);
 bool view_from_id(const std::string& id, View* view);
 // "heatmaps|focus|...|debug", for usage texts and messages.
 std::string view_ids();
-// "explorer", "chapter", "scaling", "poem" (state().views).
+// "explorer", "chapter", "scaling", "poem", "why" (state().views).
 const char* view_source_id(ViewSource source);
 
 }  // namespace attn::ui

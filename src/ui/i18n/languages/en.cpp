@@ -391,11 +391,16 @@ constexpr StringEntry kEnglish[] = {
     {"poem.load.rest_works",
      "Are you offline, or is the file broken? The other views keep working; try again when the connection is back."},
     {"poem.load.retry", "Try again"},
+    // ---- why attention (before its module has loaded) ----------------------------------
+    {"tab.why", "Why attention"},
+    {"why.load.starting", "Loading the experiments..."},
+    {"why.load.failed.fmt", "The experiments could not be loaded: %s"},
 };
 
-// The learned-heads view's own strings: in the browser they come with its
-// module (strings.hpp: ATTN_VIEW_STRINGS), not in the first download.
-constexpr StringEntry kEnglishPoem[] = {
+// The strings of the views whose code loads on demand (the learned-heads
+// view, why attention): in the browser they come with their modules
+// (strings.hpp: ATTN_VIEW_STRINGS), not in the first download.
+constexpr StringEntry kEnglishViews[] = {
     {"export.poem_weights", "Every head's weights"},
     {"export.poem_next", "Next characters and losses"},
     {"poem.head.fmt", "Layer %d, head %d"},
@@ -485,13 +490,97 @@ constexpr StringEntry kEnglishPoem[] = {
     {"poem.detector.6.where", "after the earlier copy of the same character (on repeated sequences)"},
     {"poem.detector.7", "couplet, one ahead"},
     {"poem.detector.7.where", "in the previous line, one place after the same place (parallel to the character it predicts)"},
+    // ---- why attention ------------------------------------------------------------------
+    {"why.help",
+     "Two of the chapter's \"why\" questions as experiments: real models trained here, side by side, on the same "
+     "batches. Nothing is scripted: every number is measured on held-out sequences."},
+    {"why.panel", "Experiment"},
+    {"why.panel.recurrence", "Recurrence vs attention"},
+    {"why.panel.qkv", "Why Q, K and V"},
+    {"why.panel.recurrence.intro",
+     "Task: sequences of random symbols; at the last position, name the symbol k positions back. A recurrent network "
+     "must carry it through k steps of its state; one attention layer reads it in one step."},
+    {"why.panel.qkv.intro",
+     "One attention layer, three ways: no projections (Q = K = V = X), one matrix for queries and keys (W_Q = W_K), "
+     "and separate W_Q, W_K, W_V. What to look for, what to match and what to carry are not the same thing."},
+    {"why.distance", "Distance k"},
+    {"why.distance.help", "The symbol the models must name stood k positions before the last one."},
+    {"why.mix", "a mix"},
+    {"why.recurrent", "Recurrent model shown"},
+    {"why.model.rnn", "tanh RNN"},
+    {"why.model.gru", "GRU"},
+    {"why.model.attention", "attention"},
+    {"why.model.none", "no projections"},
+    {"why.model.tied", "W_Q = W_K"},
+    {"why.model.separate", "separate W_Q, W_K, W_V"},
+    {"why.task", "Task"},
+    {"why.task.previous", "previous symbol"},
+    {"why.task.lookup", "key-value lookup"},
+    {"why.task.previous.help", "At every position, name the symbol just before it."},
+    {"why.task.lookup.help",
+     "Pairs (key, value), then a query key: name the value paired with it. Matching is on the key; what is returned "
+     "is the value."},
+    {"why.steps", "Training steps"},
+    {"why.status.running.fmt", "Training: step %d of %d"},
+    {"why.status.paused.fmt", "Paused at step %d of %d"},
+    {"why.summary.recurrence.fmt",
+     "After %d steps at distance %s: attention %.1f %%, %s %.1f %%. The gradient at the first input over the last: "
+     "%s %.2g, attention %.2g."},
+    {"why.summary.qkv.fmt", "After %d steps on the %s task: no projections %.1f %%, W_Q = W_K %.1f %%, separate %.1f %%."},
+    {"why.symmetry.fmt",
+     "With W_Q = W_K the scores are symmetric (S = X W W^T X^T = S^T), and a token matches itself at least as well as "
+     "any other of equal norm. Measured: max|S - S^T| / max|S| = %.2g (separate: %.2g); a query's own key is its "
+     "strongest for %.1f %% of queries (separate: %.1f %%)."},
+    {"why.accuracy.title", "Accuracy by distance"},
+    {"why.accuracy.help",
+     "Held-out accuracy. Trained on one k, each model is measured at that k (a point); trained on a mix, at every k."},
+    {"why.gradient.title", "Gradient reaching each input"},
+    {"why.gradient.help",
+     "log10 of the gradient of the loss with respect to input x_t. The recurrence's shrinks a little at every step "
+     "back; attention's reaches any input in one step. The dashed line is the input that holds the answer."},
+    {"why.path.title", "From the first input to the output"},
+    {"why.path.help", "The maximum path length: n steps through a recurrence, one through attention."},
+    {"why.path.recurrent.fmt", "%s: %d steps, each waiting for the one before"},
+    {"why.path.attention", "attention: 1 step, every input at once"},
+    {"why.heatmap.title", "Where attention looks"},
+    {"why.heatmap.help", "The attention model's weights on one held-out sequence: each row is an output position."},
+    {"why.axis.distance", "distance k"},
+    {"why.axis.position", "input position t"},
+    {"why.axis.log_gradient", "log10 gradient"},
+    {"why.axis.output", "output"},
+    {"why.axis.input", "input"},
+    {"why.legend.trained", "trained k"},
+    {"why.legend.answer", "answer"},
+    {"why.timing.title", "Parallel against sequential"},
+    {"why.timing.help",
+     "One forward pass of each layer (width 32) at n positions, timed in this browser on one thread, beside d2l's "
+     "table. The recurrence's n matrix-vector steps each wait for the one before; attention's are matrix products."},
+    {"why.timing.measure", "Time the forward passes"},
+    {"why.timing.measuring", "Timing..."},
+    {"why.timing.layer", "layer"},
+    {"why.timing.complexity", "complexity per layer"},
+    {"why.timing.sequential", "sequential operations"},
+    {"why.timing.path", "maximum path length"},
+    {"why.timing.ms.fmt", "ms, n = %d"},
+    {"why.timing.gflops.fmt", "GFLOP/s, n = %d"},
+    {"why.timing.gpu",
+     "On one CPU thread the recurrence's small steps cost little. On a GPU the gap is larger, and in attention's "
+     "favour: its products spread over thousands of cores at once, while the recurrence's n steps still run one "
+     "after another, each too small to fill the chip."},
+    {"why.loss.title", "Training loss"},
+    {"why.loss.help", "Each step's batch: the cross-entropy of the three variants, trained on the same batches."},
+    {"why.curve_accuracy.title", "Training accuracy"},
+    {"why.curve_accuracy.help", "Each step's batch: the share of answers right."},
+    {"why.variant.none.help", "Q = K = V = X: only the read-out learns; every token matches itself best."},
+    {"why.variant.tied.help", "One matrix for queries and keys: the scores are symmetric."},
+    {"why.variant.separate.help", "Separate W_Q, W_K and W_V: asking, matching and carrying are learned apart."},
 };
 
 }  // namespace
 
 const Language& strings_en() {
   static const Language english{"en", "English", kEnglish, sizeof kEnglish / sizeof kEnglish[0],
-                                ATTN_VIEW_STRINGS(kEnglishPoem)};
+                                ATTN_VIEW_STRINGS(kEnglishViews)};
   return english;
 }
 

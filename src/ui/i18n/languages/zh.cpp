@@ -368,11 +368,16 @@ constexpr StringEntry kChinese[] = {
     {"poem.load.failed", "诗歌模型加载失败："},
     {"poem.load.rest_works", "是否离线，或者文件损坏？其他视图照常可用；联网后可以重试。"},
     {"poem.load.retry", "重试"},
+    // ---- 为什么是注意力（模块加载之前） ---------------------------------------------------
+    {"tab.why", "为什么是注意力"},
+    {"why.load.starting", "正在加载实验..."},
+    {"why.load.failed.fmt", "实验加载失败：%s"},
 };
 
-// The learned-heads view's own strings: in the browser they come with its
-// module (strings.hpp: ATTN_VIEW_STRINGS), not in the first download.
-constexpr StringEntry kChinesePoem[] = {
+// The strings of the views whose code loads on demand (the learned-heads
+// view, why attention): in the browser they come with their modules
+// (strings.hpp: ATTN_VIEW_STRINGS), not in the first download.
+constexpr StringEntry kChineseViews[] = {
     {"export.poem_weights", "每个头的权重"},
     {"export.poem_next", "下一个字和损失"},
     {"poem.head.fmt", "第 %d 层 第 %d 头"},
@@ -456,13 +461,80 @@ constexpr StringEntry kChinesePoem[] = {
     {"poem.detector.6.where", "在前一遍同一个字之后的那个字上（重复序列）"},
     {"poem.detector.7", "对仗（前移一位）"},
     {"poem.detector.7.where", "在上一句同一位置的下一个位置（与要预测的字对仗）"},
+    // ---- 为什么是注意力 -------------------------------------------------------------------
+    {"why.help", "把本章的两个“为什么”做成实验：真实的模型在这里并排训练，用同样的批次。没有脚本动画：每个数字都在留出的序列上测得。"},
+    {"why.panel", "实验"},
+    {"why.panel.recurrence", "循环 vs 注意力"},
+    {"why.panel.qkv", "为什么需要 Q / K / V"},
+    {"why.panel.recurrence.intro",
+     "任务：随机符号组成的序列；在最后一个位置，说出 k 个位置之前的那个符号。循环网络必须把它在状态里传递 k 步；一层注意力一步就能读到它。"},
+    {"why.panel.qkv.intro",
+     "同一层注意力的三种做法：没有投影（Q = K = V = X）、查询和键共用一个矩阵（W_Q = W_K）、W_Q、W_K、W_V 各自独立。“我要找什么”“我能和谁匹配”“我真正携带什么内容”不是一回事。"},
+    {"why.distance", "距离 k"},
+    {"why.distance.help", "模型要说出的符号位于最后一个位置之前 k 个位置。"},
+    {"why.mix", "混合距离"},
+    {"why.recurrent", "显示的循环模型"},
+    {"why.model.rnn", "tanh RNN"},
+    {"why.model.gru", "GRU"},
+    {"why.model.attention", "注意力"},
+    {"why.model.none", "没有投影"},
+    {"why.model.tied", "W_Q = W_K"},
+    {"why.model.separate", "独立的 W_Q、W_K、W_V"},
+    {"why.task", "任务"},
+    {"why.task.previous", "前一个符号"},
+    {"why.task.lookup", "键值查找"},
+    {"why.task.previous.help", "在每个位置，说出它前面紧挨着的那个符号。"},
+    {"why.task.lookup.help", "先给出若干（键，值）对，再给一个查询键：说出与它配对的值。匹配看的是键，返回的是值。"},
+    {"why.steps", "训练步数"},
+    {"why.status.running.fmt", "训练中：第 %d / %d 步"},
+    {"why.status.paused.fmt", "已暂停：第 %d / %d 步"},
+    {"why.summary.recurrence.fmt",
+     "训练 %d 步后，距离 %s：注意力 %.1f %%，%s %.1f %%。第一个输入处的梯度与最后一个输入处之比：%s %.2g，注意力 %.2g。"},
+    {"why.summary.qkv.fmt", "训练 %d 步后（“%s”任务）：没有投影 %.1f %%，W_Q = W_K %.1f %%，独立投影 %.1f %%。"},
+    {"why.symmetry.fmt",
+     "当 W_Q = W_K 时，分数矩阵是对称的（S = X W W^T X^T = S^T），一个词元与自己的匹配至少不差于任何范数相同的其他词元。实测：max|S - S^T| / max|S| = %.2g（独立投影：%.2g）；%.1f %% 的查询得分最高的是它自己的键（独立投影：%.1f %%）。"},
+    {"why.accuracy.title", "按距离的准确率"},
+    {"why.accuracy.help", "留出数据上的准确率。只用一个 k 训练时，每个模型只在这个 k 上测量（一个点）；用混合距离训练时，每个 k 都测量。"},
+    {"why.gradient.title", "到达每个输入的梯度"},
+    {"why.gradient.help", "损失对输入 x_t 的梯度的 log10。循环网络的梯度每往回一步就缩小一些；注意力一步就能到达任何输入。虚线是存放答案的那个输入。"},
+    {"why.path.title", "从第一个输入到输出"},
+    {"why.path.help", "最长路径长度：循环网络要走 n 步，注意力只要一步。"},
+    {"why.path.recurrent.fmt", "%s：%d 步，每一步都要等前一步"},
+    {"why.path.attention", "注意力：1 步，所有输入同时可见"},
+    {"why.heatmap.title", "注意力看向哪里"},
+    {"why.heatmap.help", "注意力模型在一条留出序列上的权重：每一行是一个输出位置。"},
+    {"why.axis.distance", "距离 k"},
+    {"why.axis.position", "输入位置 t"},
+    {"why.axis.log_gradient", "log10 梯度"},
+    {"why.axis.output", "输出"},
+    {"why.axis.input", "输入"},
+    {"why.legend.trained", "训练的 k"},
+    {"why.legend.answer", "答案"},
+    {"why.timing.title", "并行 vs 串行"},
+    {"why.timing.help", "每一层（宽度 32）在 n 个位置上的一次前向计算，在这个浏览器里单线程计时，旁边是 d2l 的表。循环网络的 n 次矩阵-向量计算每次都要等上一次；注意力的是矩阵乘法。"},
+    {"why.timing.measure", "计时前向计算"},
+    {"why.timing.measuring", "计时中..."},
+    {"why.timing.layer", "层"},
+    {"why.timing.complexity", "每层复杂度"},
+    {"why.timing.sequential", "顺序操作"},
+    {"why.timing.path", "最长路径长度"},
+    {"why.timing.ms.fmt", "毫秒，n = %d"},
+    {"why.timing.gflops.fmt", "GFLOP/s，n = %d"},
+    {"why.timing.gpu", "在单个 CPU 线程上，循环网络的每一小步花费不多。在 GPU 上差距更大，而且对注意力有利：注意力的矩阵乘法可以同时铺满成千上万个核心，而循环网络的 n 步仍然一步接一步，每一步都太小，填不满芯片。"},
+    {"why.loss.title", "训练损失"},
+    {"why.loss.help", "每一步批次上的交叉熵：三种做法用同样的批次训练。"},
+    {"why.curve_accuracy.title", "训练准确率"},
+    {"why.curve_accuracy.help", "每一步批次上答对的比例。"},
+    {"why.variant.none.help", "Q = K = V = X：只有读出层在学习；每个词元都和自己最匹配。"},
+    {"why.variant.tied.help", "查询和键共用一个矩阵：分数是对称的。"},
+    {"why.variant.separate.help", "独立的 W_Q、W_K 和 W_V：提问、匹配和携带的内容分开学习。"},
 };
 
 }  // namespace
 
 const Language& strings_zh() {
   static const Language chinese{"zh", "中文", kChinese, sizeof kChinese / sizeof kChinese[0],
-                                ATTN_VIEW_STRINGS(kChinesePoem)};
+                                ATTN_VIEW_STRINGS(kChineseViews)};
   return chinese;
 }
 

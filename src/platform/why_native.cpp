@@ -1,0 +1,15 @@
+// See why_native.hpp.
+#include "platform/why_native.hpp"
+
+#include "api/why_calls.hpp"
+
+namespace attn::platform {
+
+void serve_why_natively(ui::AppState& state) {
+  if (state.why.load != ui::WhyLoad::Requested) return;
+  state.why.calls = {api::why_call_reset, api::why_call_advance, api::why_call_report, api::why_call_timing};
+  state.why.load = ui::WhyLoad::Ready;
+  ui::mark_state_changed(state);
+}
+
+}  // namespace attn::platform

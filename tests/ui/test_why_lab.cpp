@@ -1,0 +1,187 @@
+// The why-attention view's state (ui/state/why_lab.hpp) without a window:
+// why_update and why_train drive the experiments' calls as the view does,
+// served in-process as the desktop serves them (platform/why_native.hpp).
+// What the view reports is held to attention_cli why --json (ATTN_CLI_FILE,
+// run as a separate program): the same run, trained in one slice there and in
+// the view's frame slices here, gives the same numbers.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/why_native.hpp"
+#include "ui/a11y/a11y_views.hpp"
+#include "ui/state/lab_state.hpp"
+#include "ui/state/records.hpp"
+#include "ui/state/views.hpp"
+#include "ui/state/why_lab.hpp"
+
+namespace attn::ui {
+namespace {
+
+// The view open on `query`, its module served and its shown panel's fresh run reported.
+void open_why(AppState& state, const std::string& query) {
+  CHECK(apply_url_query(state, "view=why&" + query).empty());
+  REQUIRE(why_open(state));
+  why_update(state);
+  CHECK(state.why.load == WhyLoad::Requested);  // asks the platform
+  platform::serve_why_natively(state);
+  REQUIRE(state.why.load == WhyLoad::Ready);
+  why_update(state);
+  CHECK(why_run_shown(state.why).reported_step == 0);
+}
+
+// Start, then frames until the run pauses by itself; the frames it took.
+int train_to_end(AppState& state) {
+  why_train(state, WhyAction::Start);
+  int frames = 0;
+  while (state.why.runs[int(state.why.panel)].running && frames < 100000) {
+    why_update(state);
+    ++frames;
+  }
+  why_update(state);  // the last report
+  return frames;
+}
+
+nlohmann::json cli_json(const std::string& args) {
+  std::string out;
+  FILE* pipe = popen((std::string(ATTN_CLI_FILE) + " why " + args + " --json").c_str(), "r");
+  REQUIRE(pipe);
+  char buffer[65536];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  CHECK(pclose(pipe) == 0);
+  return nlohmann::json::parse(out, nullptr, false);
+}
+
+// The view's report at its last step against the CLI's document.
+void check_against_cli(const AppState& state, const std::string& args) {
+  const WhyRunView& run = why_run_shown(state.why);
+  CHECK(run.finished);
+  CHECK(run.step == state.why.steps);
+  nlohmann::json report = run.report;
+  CHECK(report["finished"] == true);
+  report.erase("finished");
+  const nlohmann::json cli = cli_json(args);
+  REQUIRE(cli.is_object());
+  CHECK(report == cli);  // every number, curve and weight (float32 both ways)
+}
+
+}  // namespace
+
+TEST_CASE("why lab: the recurrence run the view trains in frame slices is attention_cli why's") {
+  AppState state;
+  open_why(state, "why_distance=8&why_steps=12&why_seed=3");
+  const int frames = train_to_end(state);
+  CHECK(frames >= 1);
+  check_against_cli(state, "recurrence --distance 8 --steps 12 --seed 3");
+  // The models the panels draw are the report's.
+  const WhyRunView& run = why_run_shown(state.why);
+  const WhyModel* attention = why_model(run, "attention");
+  REQUIRE(attention);
+  CHECK(attention->accuracy == doctest::Approx(run.report["attention"]["accuracy"].get<double>()));
+  CHECK(attention->gradient.size() == run.report["attention"]["gradient"].size());
+  const int T = int(attention->gradient.size());
+  CHECK(attention->attention.rows() == T);
+  CHECK(attention->attention(T - 1, 0) == run.report["attention"]["attention"][std::size_t(T - 1) * std::size_t(T)].get<float>());
+  CHECK(attention->curve_loss.size() == 12);
+}
+
+TEST_CASE("why lab: the Q/K/V run on lookup is attention_cli why qkv --task lookup's") {
+  AppState state;
+  open_why(state, "why_panel=qkv&why_task=lookup&why_steps=10");
+  train_to_end(state);
+  check_against_cli(state, "qkv --task lookup --steps 10");
+  const WhyModel* tied = why_model(why_run_shown(state.why), "tied");
+  REQUIRE(tied);
+  CHECK(tied->asymmetry >= 0);
+  CHECK(tied->asymmetry < 1e-5);  // W_Q = W_K: S = X W Wᵀ Xᵀ is symmetric
+}
+
+TEST_CASE("why lab: Step takes one step, Reset and a changed setting start again") {
+  AppState state;
+  open_why(state, "why_steps=20&why_distance=4");
+  why_train(state, WhyAction::Step);
+  why_train(state, WhyAction::Step);
+  why_update(state);
+  CHECK(state.why.runs[0].step == 2);
+  CHECK(state.why.runs[0].reported_step == 2);
+  CHECK_FALSE(state.why.runs[0].running);
+  why_train(state, WhyAction::Reset);
+  why_update(state);
+  CHECK(state.why.runs[0].step == 0);
+  why_train(state, WhyAction::Step);
+  // Another panel's task does not touch this panel's run; its own distance does.
+  CHECK(apply_url_query(state, "why_task=lookup").empty());
+  why_update(state);
+  CHECK(state.why.runs[0].step == 1);
+  CHECK(apply_url_query(state, "why_distance=5").empty());
+  why_update(state);
+  CHECK(state.why.runs[0].step == 0);
+  CHECK(state.why.runs[0].settings["distance"] == 5);
+}
+
+TEST_CASE("why lab: bad values get a clear message and change nothing") {
+  AppState state;
+  open_why(state, "why_steps=5");
+  CHECK(apply_state_fields(state, {{"why_distance", 65}}) == "why_distance: 65 is outside 0..64");
+  CHECK(apply_state_fields(state, {{"why_steps", 0}}).rfind("why_steps:", 0) == 0);
+  CHECK(apply_state_fields(state, {{"why_task", "reverse"}}).rfind("why_task: \"reverse\" is not one of", 0) == 0);
+  CHECK(apply_state_fields(state, {{"why_seed", nlohmann::json::parse("1.5")}}).rfind("why_seed:", 0) == 0);
+  CHECK(state.why.distance == 32);
+  CHECK(state.why.steps == 5);
+  // A URL clamps what it can and says so.
+  const std::vector<std::string> notes = apply_url_query(state, "why_distance=99");
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].find("why_distance") != std::string::npos);
+  CHECK(state.why.distance == 64);
+}
+
+TEST_CASE("why lab: the accessible copy says the panel's numbers") {
+  AppState state;
+  open_why(state, "why_distance=0&why_steps=3");  // the mix: accuracy at every distance
+  train_to_end(state);
+  const A11yView copy = a11y_view(state);
+  const WhyRunView& run = why_run_shown(state.why);
+  CHECK(copy.title.find(": ") != std::string::npos);
+  CHECK(copy.summary.find("After 3 steps") == 0);
+  char accuracy[32];
+  std::snprintf(accuracy, sizeof accuracy, "%.1f %%", run.report["attention"]["accuracy"].get<double>() * 100);
+  CHECK(copy.summary.find(std::string("attention ") + accuracy) != std::string::npos);
+  REQUIRE(copy.tables.size() == 2);
+  CHECK(copy.tables[0].rows.size() == 7);  // k = 1 ... 64
+  CHECK(copy.tables[0].text[6][1] == [&] {
+    char v[32];
+    std::snprintf(v, sizeof v, "%.3f", run.report["attention"]["by_distance"][6].get<double>());
+    return std::string(v);
+  }());
+  CHECK(copy.tables[1].rows.size() == run.report["attention"]["gradient"].size());
+}
+
+TEST_CASE("why lab: the forward passes are timed one length a frame, into the table and the copy") {
+  AppState state;
+  open_why(state, "why_steps=1");
+  why_measure_timing(state.why);
+  int frames = 0;
+  while (state.why.timing_next >= 0 && frames < 10) {
+    CHECK(why_pending(state.why));  // the frames keep coming until every length is timed
+    why_update(state);
+    ++frames;
+  }
+  CHECK(frames == 4);
+  REQUIRE(state.why.timing.size() == 12);  // rnn, gru, attention at n = 16, 64, 256, 1024
+  const nlohmann::json& rnn_1024 = state.why.timing[9];
+  CHECK(rnn_1024["layer"] == "rnn");
+  CHECK(rnn_1024["n"] == 1024);
+  CHECK(rnn_1024["dependent_steps"] == 1024);
+  CHECK(state.why.timing[11]["dependent_steps"] == 1);
+  const A11yView copy = a11y_view(state);
+  REQUIRE(copy.tables.size() == 3);
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.3f", rnn_1024["ms"].get<double>());
+  CHECK(copy.tables[2].rows[0] == "tanh RNN");
+  CHECK(copy.tables[2].text[0][3] == ms);
+}
+
+}  // namespace attn::ui
