@@ -22,6 +22,13 @@ export function attendConfig(cli, app, config) {
     return spawnSync(cli, ['poem', 'attend', '--model', poemModel(app) ?? 'poem_model.bin', '--text', config.poem.text,
                            '--json'], { encoding: 'utf8', timeout: 60_000 });
   }
+  if (config?.why) {  // the why-attention view: attention_cli why with the same settings
+    const w = config.why;
+    const args = ['why', w.experiment, '--steps', String(w.steps), '--seed', String(w.seed), '--json'];
+    if (w.experiment === 'recurrence') args.push('--distance', String(w.distance));
+    else args.push('--task', w.task);
+    return spawnSync(cli, args, { encoding: 'utf8', timeout: 60_000 });
+  }
   return spawnSync(cli, ['attend', '--config', '-'], { input: JSON.stringify(config), encoding: 'utf8', timeout: 60_000 });
 }
 

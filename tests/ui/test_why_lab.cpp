@@ -179,9 +179,11 @@ TEST_CASE("why lab: the forward passes are timed one length a frame, into the ta
   const A11yView copy = a11y_view(state);
   REQUIRE(copy.tables.size() == 3);
   char ms[32];
-  std::snprintf(ms, sizeof ms, "%.3f", rnn_1024["ms"].get<double>());
+  std::snprintf(ms, sizeof ms, "%.4g", rnn_1024["ms"].get<double>());
   CHECK(copy.tables[2].rows[0] == "tanh RNN");
   CHECK(copy.tables[2].text[0][3] == ms);
+  CHECK(copy.tables[2].text[0][5] == "1024");  // its dependent steps, measured
+  CHECK(copy.tables[2].text[2][5] == "1");
 }
 
 }  // namespace attn::ui

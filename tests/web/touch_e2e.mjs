@@ -2,7 +2,8 @@
 // device): a tap on a tab opens it, a tap on a cell selects its query, two
 // fingers spreading over a head heatmap zoom it (without selecting a cell),
 // one finger dragging a zoomed heatmap pans it, and a drag elsewhere scrolls
-// the view. At 390x844 (a phone) and 700x450 (an embedded figure).
+// the view. At 390x844 (a phone) and 700x450 (an embedded figure). On the phone,
+// with the set-up behind its button, taps train the why-attention view.
 // usage: node touch_e2e.mjs <web build dir> <artefacts dir>
 import { join } from 'node:path';
 
@@ -80,6 +81,21 @@ async function touchTest(c, page, url, size) {
   const both = Object.keys(afterAll).filter((name) => name in beforeAll);
   const shift = both.length ? afterAll[both[0]] - beforeAll[both[0]] : 0;
   c.check(shift < -40 && shift > -80, `${what}: a drag off the heatmaps scrolls the view with the finger (60 px: ${both[0]} moved ${shift.toFixed(0)} px)`);
+  if (size.width >= 500) return;
+
+  // The why-attention view on the phone, its set-up behind the button (controls=compact):
+  // a tap shows the set-up, a tap on Start trains the Q/K/V panel to its last step.
+  await page.evaluate(() => window.attentionLab.set({ view: 'why', why_panel: 'qkv', why_steps: 3, controls: 'compact' }));
+  const why = () => page.evaluate(() => window.attentionLab.state().why);
+  await page.waitForFunction(() => window.attentionLab.state().why.qkv.reported_step === 0, null, { timeout: 60_000 });
+  await lab.settled();
+  if (!(await lab.layout()).controls.why_start) await tap(await lab.controlCentre('setup_toggle'));
+  await tap(await lab.controlCentre('why_start'));
+  await page.waitForFunction(() => window.attentionLab.state().why.qkv.finished, null, { timeout: 60_000 });
+  const trained = await why();
+  c.check(trained.qkv.step === 3 && trained.qkv.report.previous?.separate, `${what}: on the phone, taps open the set-up and Start trains the Q/K/V panel`,
+          JSON.stringify({ step: trained.qkv.step, error: trained.qkv.error }));
+  await page.screenshot({ path: join(artefactsDir, `touch_${what}_why.png`) });
 }
 
 let failures = 0;

@@ -58,6 +58,12 @@ async function trainPanel(c, lab, panel, what, save) {
           `${JSON.stringify(layout.config)}: view ${JSON.stringify(report).slice(0, 160)}\n    compute ${JSON.stringify(result).slice(0, 160)}`);
   const heatmaps = layout.heatmaps.filter((h) => h.source === 'why').length;
   c.check(heatmaps === (panel === 'qkv' ? 3 : 1), `${what}: the attention heatmaps are drawn (${heatmaps})`);
+  // The accessible copy follows the frames (web/a11y.js): wait for this run's summary.
+  const marker = panel === 'qkv' ? 'W_Q = W_K' : 'distance';
+  await page.waitForFunction(([steps, marker]) => {
+    const text = document.getElementById('a11y-summary')?.textContent ?? '';
+    return text.startsWith(`After ${steps} steps`) && text.includes(marker);
+  }, [why.steps, marker], { timeout: 30_000 }).catch(() => {});  // the checks below say what it held
   const summary = await page.evaluate(() => document.getElementById('a11y-summary')?.textContent ?? '');
   return { why, report, summary };
 }

@@ -277,7 +277,7 @@ nlohmann::json layout_config(const AppState& state) {
   }
   if (open_view(state).source == ViewSource::Why) {  // compute() trains a fresh run to the step shown
     const WhyRunView& run = why_run_shown(state.why);
-    return nlohmann::json{{"why", why_settings_json(state.why, state.why.panel, run.reported_step)}};
+    return nlohmann::json{{"why", why_settings_json(state.why, state.why.panel, std::max(run.reported_step, 0))}};
   }
   const ExplorerConfig& shown = state.result ? state.result->config : state.config;
   return nlohmann::json::parse(api::print_explorer_config(shown), nullptr, false);

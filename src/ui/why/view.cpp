@@ -11,11 +11,13 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include <imgui.h>
 
+#include "core/why/why_lab.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/state/records.hpp"
 #include "ui/widgets/panel.hpp"
@@ -25,7 +27,8 @@
 namespace attn::ui {
 namespace {
 
-constexpr int kDistances[] = {1, 2, 4, 8, 16, 32, 64};  // the report's by_distance (core/why/why_lab.hpp)
+using why::kReportDistances;  // the distances of a report's by_distance
+constexpr int kDistances = int(std::size(kReportDistances));
 const char* const kVariants[] = {"none", "tied", "separate"};
 
 std::string format(const char* fmt, ...) {
@@ -51,7 +54,7 @@ std::string summary_text(const WhyLab& lab) {
     const WhyModel* r = why_model(run, recurrent_key(lab));
     const WhyModel* a = why_model(run, "attention");
     if (!r || !a) return "";
-    const std::string k = lab.distance == 0 ? tr("why.mix") : std::to_string(lab.distance);
+    const std::string k = lab.distance == 0 ? "1-64" : std::to_string(lab.distance);  // the mix: every distance
     return format(tr("why.summary.recurrence.fmt"), run.step, k.c_str(), a->accuracy * 100, model_label(r->key),
                   r->accuracy * 100, model_label(r->key), first_over_last(*r), first_over_last(*a));
   }
@@ -70,24 +73,24 @@ std::string summary_text(const WhyLab& lab) {
 void accuracy_plot(const WhyLab& lab, const WhyRunView& run) {
   if (!plot::BeginPlot("##why_accuracy")) return;
   plot::SetupAxes(tr("why.axis.distance"), tr("scaling.axis.accuracy"));
-  plot::SetupAxisLimits(plot::Axis_X, -0.3, 6.3);
+  plot::SetupAxisLimits(plot::Axis_X, -0.3, kDistances - 0.7);  // x: log2 k
   plot::SetupAxisLimits(plot::Axis_Y, 0.0, 1.05);
   std::vector<double> ticks;
   std::vector<std::string> labels;
   std::vector<float> xs;
-  for (int i = 0; i < 7; ++i) {
+  for (int i = 0; i < kDistances; ++i) {
     ticks.push_back(i);
-    labels.push_back(std::to_string(kDistances[i]));
+    labels.push_back(std::to_string(kReportDistances[i]));
     xs.push_back(float(i));
   }
   plot::SetupXTicks(ticks, labels);
-  plot::SetupXHoverFormat([](double x) { return "k = " + std::to_string(1 << std::clamp(int(std::lround(x)), 0, 6)); });
+  plot::SetupXHoverFormat([](double x) { return "k = " + std::to_string(1 << std::clamp(int(std::lround(x)), 0, kDistances - 1)); });
   const float trained = float(std::log2(double(std::max(lab.distance, 1))));
   for (const char* key : {recurrent_key(lab), "attention"}) {
     const WhyModel* m = why_model(run, key);
     if (!m) continue;
-    if (m->by_distance.size() == 7) {
-      plot::PlotLine(model_label(key), xs.data(), m->by_distance.data(), 7);
+    if (int(m->by_distance.size()) == kDistances) {
+      plot::PlotLine(model_label(key), xs.data(), m->by_distance.data(), kDistances);
     } else {
       const float accuracy = float(m->accuracy);
       plot::PlotScatter(model_label(key), &trained, &accuracy, 1);
@@ -169,10 +172,10 @@ void attention_heatmap(AppState& state, const WhyRunView& run, const WhyModel& m
   draw_heatmap(state, std::move(entry), ImVec2(0, 0));
 }
 
-// A layer's measured forward pass at n ("-" until measured): its ms, or its GFLOP/s.
-std::string timing_text(const WhyLab& lab, const char* layer, int n, bool gflops) {
+// A layer's measured forward pass at n ("-" until measured): its "ms", "gflops" or "dependent_steps".
+std::string timing_text(const WhyLab& lab, const char* layer, int n, const char* what) {
   for (const nlohmann::json& t : lab.timing)
-    if (t.value("layer", "") == layer && t.value("n", 0) == n) return format("%.3f", t.value(gflops ? "gflops" : "ms", 0.0));
+    if (t.value("layer", "") == layer && t.value("n", 0) == n) return format("%.4g", t.value(what, 0.0));
   return "-";
 }
 const char* const kTimedLayers[] = {"rnn", "gru", "attention"};
@@ -181,7 +184,7 @@ const char* const kTimedLayers[] = {"rnn", "gru", "attention"};
 // the forward passes timed in this browser beside it.
 void timing_table(const WhyLab& lab) {
   const std::vector<int>& lengths = why_timing_lengths();
-  const int columns = 4 + int(lengths.size()) + 1;
+  const int columns = 4 + int(lengths.size()) + 2;
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_SizingFixedFit;
   const float height = ImGui::GetTextLineHeightWithSpacing() * 5;
@@ -190,6 +193,7 @@ void timing_table(const WhyLab& lab) {
     ImGui::TableSetupColumn(tr(key));
   for (int n : lengths) ImGui::TableSetupColumn(format(tr("why.timing.ms.fmt"), n).c_str());
   ImGui::TableSetupColumn(format(tr("why.timing.gflops.fmt"), lengths.back()).c_str());
+  ImGui::TableSetupColumn(format(tr("why.timing.dependent.fmt"), lengths.back()).c_str());
   ImGui::TableHeadersRow();
   const char* rows[3][4] = {{kTimedLayers[0], "O(n·d²)", "O(n)", "O(n)"},
                             {kTimedLayers[1], "O(n·d²)", "O(n)", "O(n)"},
@@ -204,10 +208,12 @@ void timing_table(const WhyLab& lab) {
     }
     for (int n : lengths) {
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(timing_text(lab, row[0], n, false).c_str());
+      ImGui::TextUnformatted(timing_text(lab, row[0], n, "ms").c_str());
     }
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(timing_text(lab, row[0], lengths.back(), true).c_str());
+    for (const char* what : {"gflops", "dependent_steps"}) {
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(timing_text(lab, row[0], lengths.back(), what).c_str());
+    }
   }
   ImGui::EndTable();
 }
@@ -327,7 +333,7 @@ void describe_why(const AppState& state, A11yView& out) {
     if (const WhyModel* m = why_model(run, key)) models.push_back(m);
   if (models.size() < 2) return;
   std::vector<std::string> distances, positions;
-  for (int k : kDistances) distances.push_back("k = " + std::to_string(k));
+  for (int k : kReportDistances) distances.push_back("k = " + std::to_string(k));
   for (std::size_t t = 0; t < models[0]->gradient.size(); ++t) positions.push_back("t = " + std::to_string(t));
   out.tables.push_back(model_table(tr("why.accuracy.title"), tr("why.axis.distance"), distances, models,
                                    &WhyModel::by_distance, "%.3f"));
@@ -338,12 +344,14 @@ void describe_why(const AppState& state, A11yView& out) {
   timing.caption = tr("why.timing.title");
   timing.corner = tr("why.timing.layer");
   for (int n : why_timing_lengths()) timing.columns.push_back(format(tr("why.timing.ms.fmt"), n));
-  timing.columns.push_back(format(tr("why.timing.gflops.fmt"), why_timing_lengths().back()));
+  const int longest = why_timing_lengths().back();
+  timing.columns.push_back(format(tr("why.timing.gflops.fmt"), longest));
+  timing.columns.push_back(format(tr("why.timing.dependent.fmt"), longest));
   for (const char* layer : kTimedLayers) {
     timing.rows.push_back(model_label(layer));
     timing.text.emplace_back();
-    for (int n : why_timing_lengths()) timing.text.back().push_back(timing_text(lab, layer, n, false));
-    timing.text.back().push_back(timing_text(lab, layer, why_timing_lengths().back(), true));
+    for (int n : why_timing_lengths()) timing.text.back().push_back(timing_text(lab, layer, n, "ms"));
+    for (const char* what : {"gflops", "dependent_steps"}) timing.text.back().push_back(timing_text(lab, layer, longest, what));
   }
   out.tables.push_back(std::move(timing));
 }

@@ -563,6 +563,7 @@ constexpr StringEntry kEnglishViews[] = {
     {"why.timing.path", "maximum path length"},
     {"why.timing.ms.fmt", "ms, n = %d"},
     {"why.timing.gflops.fmt", "GFLOP/s, n = %d"},
+    {"why.timing.dependent.fmt", "dependent steps, n = %d"},
     {"why.timing.gpu",
      "On one CPU thread the recurrence's small steps cost little. On a GPU the gap is larger, and in attention's "
      "favour: its products spread over thousands of cores at once, while the recurrence's n steps still run one "

@@ -520,6 +520,7 @@ constexpr StringEntry kChineseViews[] = {
     {"why.timing.path", "最长路径长度"},
     {"why.timing.ms.fmt", "毫秒，n = %d"},
     {"why.timing.gflops.fmt", "GFLOP/s，n = %d"},
+    {"why.timing.dependent.fmt", "相互依赖的步数，n = %d"},
     {"why.timing.gpu", "在单个 CPU 线程上，循环网络的每一小步花费不多。在 GPU 上差距更大，而且对注意力有利：注意力的矩阵乘法可以同时铺满成千上万个核心，而循环网络的 n 步仍然一步接一步，每一步都太小，填不满芯片。"},
     {"why.loss.title", "训练损失"},
     {"why.loss.help", "每一步批次上的交叉熵：三种做法用同样的批次训练。"},
