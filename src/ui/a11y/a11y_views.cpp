@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 
 #include "core/statistics.hpp"
@@ -18,15 +17,6 @@
 
 namespace attn::ui {
 namespace {
-
-std::string format(const char* fmt, ...) {
-  char text[1024];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(text, sizeof text, fmt, args);
-  va_end(args);
-  return text;
-}
 
 std::string number(const char* fmt, double value) { return format(fmt, value); }
 std::string both(const char* what, const char* which) { return std::string(what) + " (" + which + ")"; }

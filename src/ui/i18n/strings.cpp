@@ -3,6 +3,8 @@
 #include "ui/i18n/strings.hpp"
 
 #include <cctype>
+#include <cstdarg>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -89,6 +91,15 @@ const char* language_for_tag(const std::string& tag) {
   for (const Language& language : languages())
     if (primary == language.code) return language.code;
   return english_strings().code;
+}
+
+std::string format(const char* fmt, ...) {
+  char text[1024];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(text, sizeof text, fmt, args);
+  va_end(args);
+  return text;
 }
 
 const char* tr(const char* key) {

@@ -15,6 +15,8 @@
 namespace attn::ui {
 
 const char* tr(const char* key);
+// A printf format's text (e.g. tr("...fmt") with its numbers), up to 1023 bytes.
+std::string format(const char* fmt, ...);
 
 struct StringEntry {
   const char* key;

@@ -20,13 +20,6 @@
 namespace attn::ui {
 namespace {
 
-// A translated format with float numbers only (%.1f, %.2f ...).
-std::string format(const char* fmt, double a, double b = 0, double c = 0) {
-  char text[256];
-  std::snprintf(text, sizeof text, fmt, a, b, c);
-  return text;
-}
-
 std::string detector_key(int detector, const char* part) {
   return "poem.detector." + std::to_string(detector) + part;
 }

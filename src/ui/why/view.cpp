@@ -9,7 +9,6 @@
 // Every number is the module's last report (WhyLab::runs) or its timings.
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <iterator>
 #include <string>
@@ -30,15 +29,6 @@ namespace {
 using why::kReportDistances;  // the distances of a report's by_distance
 constexpr int kDistances = int(std::size(kReportDistances));
 const char* const kVariants[] = {"none", "tied", "separate"};
-
-std::string format(const char* fmt, ...) {
-  char text[512];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(text, sizeof text, fmt, args);
-  va_end(args);
-  return text;
-}
 
 const char* recurrent_key(const WhyLab& lab) { return lab.gru ? "gru" : "rnn"; }
 const char* model_label(const std::string& key) { return tr(("why.model." + key).c_str()); }
