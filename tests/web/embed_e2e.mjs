@@ -1,7 +1,8 @@
 // Embedding: the lab inside other pages.
 //  1. A host page on another origin (a second server, another port) drives a
 //     figure through web/embed.js: set, get, change. Messages from a third
-//     origin (a sibling frame) and malformed messages change nothing.
+//     origin (a sibling frame) and malformed messages change nothing. The host
+//     opens the why-attention view, whose module the figure loads.
 //  2. The example chapter (textbook.html, three figures): the wheel over a
 //     figure scrolls the chapter, Tab goes into a figure and out again, an
 //     off-screen figure draws no frames, an idle visible one a handful at
@@ -130,6 +131,16 @@ async function hostTest(c, page, labUrl) {
     const other = await otherFrame.evaluate(() => ({ fields: window.attentionLab.get(), notices: window.attentionLab.state().notices }));
     c.check(other.fields.view === 'stats' && other.notices.length === 0,
             'with ?origin= naming another site, this page\'s set() is ignored; ?origin= is not reported', JSON.stringify(other));
+
+    // The host opens the why-attention view: the figure loads its experiments' module from the lab's origin.
+    const whySet = await page.evaluate(() => figure.set({ view: 'why', why_panel: 'qkv', why_steps: 2 })
+      .then((s) => s.view, (e) => e.message));
+    await frame.waitForFunction(() => window.attentionLab.state().why.qkv.reported_step === 0, null, { timeout: 60_000 })
+      .catch(() => {});  // the check says what the figure held
+    const why = await frame.evaluate(() => window.attentionLab.state().why);
+    c.check(whySet === 'why' && why.load === 'ready' && why.qkv.report?.previous?.tied,
+            'set({view: \'why\'}) from the host opens the why-attention view, its module loaded in the figure',
+            JSON.stringify({ whySet, load: why.load, error: why.error }));
   } finally {
     host.server.close();
     third.server.close();
