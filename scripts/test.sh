@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: sets up what is missing, builds the native, the
 # sanitised native (clang, AddressSanitizer + UndefinedBehaviorSanitizer: the
-# unit, UI, CLI and desktop tests again, and smoke runs of the libFuzzer
+# unit, UI and CLI tests again, and smoke runs of the libFuzzer
 # targets in tests/fuzz) and the WebAssembly trees, runs every test through
 # ctest (the browser tests in Chromium, Firefox ESR and WebKitGTK), prints a summary.
 #

@@ -4,6 +4,10 @@
 // carry it. Everything comes from the page's own host:
 //   attention_poem.js + .wasm  the model's code (its own wasm module)
 //   poem_model.bin             the weights the native build trained (~0.5 MB, int8)
+//   poem_training.json         only while scripts/run.sh serves the page before the model is
+//                              trained behind it: how far ({state: 'preparing'|'training'|
+//                              'failed', step, steps, seconds}); polled until it goes, then
+//                              the weights are there
 //   corpus/tang300             fortunes-zh's Tang poems: the 313 held-out poems shown
 //   corpus/tang_train(.gz)     the slice of the training poems the page trains on, only
 //                              when the reader trains a model (~1.4 MB gzipped)
@@ -24,7 +28,7 @@
 //     {poem: {text, model: 'training'}} with the trainer in its worker, a Promise of it
 //   window.attentionLabPoem.checksums() -> Promise of each training worker's {steps, hash}
 //     of its weights (the two hold the same bits)
-//   window.attentionLabPoem.status() -> {state: 'idle'|'loading'|'loaded'|'failed',
+//   window.attentionLabPoem.status() -> {state: 'idle'|'training'|'loading'|'loaded'|'failed',
 //     received, total, error, ms, trainer: 'none'|'workers'|'worker'|'page'}
 (function () {
   'use strict';
@@ -52,7 +56,7 @@
     } catch (e) {
       throw new Error(`${url}: could not be fetched (${e.message})`);
     }
-    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    if (!response.ok) throw Object.assign(new Error(`${url}: HTTP ${response.status}`), { status: response.status });
     const total = Number(response.headers.get('Content-Length')) || 0;
     if (!response.body || !progress) return new Uint8Array(await response.arrayBuffer());
     const reader = response.body.getReader();
@@ -89,6 +93,32 @@
     wake();
   }
 
+  // The training behind a page served before its model (scripts/run.sh):
+  // its progress, or null when there is none (a static host never has one).
+  async function trainingProgress() {
+    try {
+      const response = await fetch('poem_training.json', { cache: 'no-store' });
+      return response.ok ? await response.json() : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // Waits while the model is being trained behind the page, telling the lab
+  // how far it is. The weights are renamed into place before the progress
+  // file goes, so once it has gone they are there.
+  const POLL_MS = 2000;
+  async function untilTrained(lab) {
+    for (let progress; (progress = await trainingProgress());) {
+      if (progress.state === 'failed') throw new Error(`its training stopped (the log: ${progress.log})`);
+      status.state = 'training';
+      lab._attn_poem_training(Number(progress.step) || 0, Number(progress.steps) || 0, Number(progress.seconds) || 0);
+      wake();
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    status.state = 'loading';
+  }
+
   function request(lab) {
     if (loading) return loading;
     const started = performance.now();
@@ -99,11 +129,19 @@
         print: (text) => console.log(text),
         printErr: (text) => console.warn(text),
       });
-      const weights = await fetchBytes('poem_model.bin', (received, total) => {
+      const arriving = (received, total) => {
         Object.assign(status, { received, total });
         lab._attn_poem_progress(received, total);
         wake();
-      });
+      };
+      let weights;
+      try {
+        weights = await fetchBytes('poem_model.bin', arriving);
+      } catch (e) {
+        if (e.status !== 404) throw e;
+        await untilTrained(lab);
+        weights = await fetchBytes('poem_model.bin', arriving);
+      }
       const tang300 = await fetchBytes('corpus/tang300');
       const w = intoHeap(module, weights);
       const t = intoHeap(module, tang300);

@@ -6,6 +6,8 @@
 //   poem eval    the held-out poems: loss against the baselines, punctuation,
 //                line lengths of samples, the heads' patterns; the goals
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -115,9 +117,19 @@ ValueFlag yes_no_flag(const std::string& name, bool& out) {
           }};
 }
 
+// --progress FILE: where a web page that serves the model once trained reads how
+// far training is (web/poem.js, scripts/run.sh): {"state", "step", "steps",
+// "seconds"} a second, replaced by renaming, so a reader never sees half a file.
+bool write_progress(const std::string& path, int step, int steps, double seconds) {
+  const std::string json = api::dump(api::OutJson{{"state", "training"}, {"step", step}, {"steps", steps},
+                                                  {"seconds", std::round(seconds * 10) / 10}});
+  std::string error;
+  return write_all(path + ".tmp", json + "\n", error) && std::rename((path + ".tmp").c_str(), path.c_str()) == 0;
+}
+
 int train(const CommandLine& line) {
   PoemTrainConfig config;
-  std::optional<std::string> out, corpus_dir, tang;
+  std::optional<std::string> out, corpus_dir, tang, progress;
   int report = 100, min_count = 1;
   WeightEncoding encoding = WeightEncoding::kFloat32;
   const FlagSpec flags{{int_flag("steps", 1, 1000000, config.steps), seed_flag(config.seed),
@@ -137,7 +149,8 @@ int train(const CommandLine& line) {
                         int_flag("min-count", 1, 1000000, min_count),
                         int_flag("threads", 0, 256, config.threads),
                         encoding_flag(encoding),
-                        int_flag("report", 1, 1000000, report), text_flag("out", out)},
+                        int_flag("report", 1, 1000000, report), text_flag("out", out),
+                        text_flag("progress", progress)},
                        nullptr};
   if (const auto exit_code = read_flags(line, flags)) return *exit_code;
   if (!out) return command_error(line.command, "needs --out FILE (where the model goes)");
@@ -168,13 +181,18 @@ int train(const CommandLine& line) {
   PoemTrainer trainer(config, std::move(vocab), std::move(poem_ids), std::move(modern_ids));
   Table table{{"step", "train loss", "held-out loss", "tokens/s", "seconds"}, {}};
   const auto start = std::chrono::steady_clock::now();
-  double interval_loss = 0, train_seconds = 0;
+  double interval_loss = 0, train_seconds = 0, progress_at = -1;
   int interval_steps = 0;
   for (int s = 1; s <= config.steps; ++s) {
     const auto t0 = std::chrono::steady_clock::now();
     interval_loss += trainer.step().loss;
     train_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ++interval_steps;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (progress && (seconds - progress_at >= 1.0 || s == config.steps)) {
+      progress_at = seconds;
+      if (!write_progress(*progress, s, config.steps, seconds)) return command_error(line.command, "cannot write " + *progress);
+    }
     if (s % report != 0 && s != config.steps) continue;
     const PoemScore score = score_poems(trainer.model(), held_out);
     const double tokens = double(interval_steps) * config.batch * config.model.context;
@@ -510,7 +528,8 @@ const char* const kPoemUsage =
     "  train  [--steps N] [--seed S] [--layers L] [--heads H] [--d-model D] [--context T]\n"
     "         [--batch B] [--lr X] [--warmup N] [--modern yes|no] [--modern-share X] [--corpus DIR]\n"
     "         [--modern-until X] [--line-start-share X] [--dropout X] [--tang FILE|default]\n"
-    "         [--min-count N] [--threads N] [--encoding float32|int8|float16] [--report N] --out FILE\n"
+    "         [--min-count N] [--threads N] [--encoding float32|int8|float16] [--report N]\n"
+    "         [--progress FILE] --out FILE\n"
     "  attend --model FILE --text TEXT [--json]\n"
     "  sample --model FILE [--prompt TEXT] [--length N] [--temperature T] [--seed S]\n"
     "  eval   --model FILE [--corpus DIR] [--tang FILE|default] [--samples N] [--seed S] [--json]\n"

@@ -3,6 +3,8 @@
 // the weights when the learned-heads view first asks:
 //
 //   C++  serve_poem_from_page()        -> Module.attnRequestPoem(Module)   (main.js loads poem.js)
+//   JS   _attn_poem_training(step, steps, seconds) while the model is still being trained
+//        behind the page (scripts/run.sh serves before it is)
 //   JS   _attn_poem_progress(received, total) while the weights arrive
 //   JS   _attn_poem_loaded(error)      "" when the model answers, else why not
 //   C++  Start asks for the rest of the corpus -> Module.attnRequestPoemCorpus(Module);
@@ -81,12 +83,23 @@ EMSCRIPTEN_KEEPALIVE void attn_poem_progress(double received, double total) {
   attn::ui::mark_state_changed(state);
 }
 
+// The page was served before its model was trained (scripts/run.sh): the
+// training behind it has come this far (web/poem.js polls poem_training.json).
+EMSCRIPTEN_KEEPALIVE void attn_poem_training(int step, int steps, double seconds) {
+  attn::ui::AppState& state = attn::platform::web_app().state;
+  if (state.poem.load == attn::ui::PoemLoad::Ready) return;
+  state.poem.load = attn::ui::PoemLoad::Loading;
+  state.poem.model_training = attn::ui::PoemLab::ModelTraining{std::max(0, step), std::max(0, steps), seconds};
+  attn::ui::mark_state_changed(state);
+}
+
 // error: "" when the model module answers; null when the page has no loader.
 EMSCRIPTEN_KEEPALIVE void attn_poem_loaded(const char* error) {
   using namespace attn;
   ui::AppState& state = platform::web_app().state;
   ui::PoemLab& lab = state.poem;
   ui::mark_state_changed(state);
+  lab.model_training.reset();
   if (!error || *error) {
     lab.load = ui::PoemLoad::Failed;
     lab.load_error = error ? error : "this page has no loader for it (web/poem.js)";

@@ -168,26 +168,19 @@ async function checkAll() {
   const [en, zh] = await Promise.all([referenceTabWidths('en'), referenceTabWidths('zh')]);
   const tabWidths = { en, zh };
   const wide = (size) => Number(size.split('x')[0]) >= 560;
-  // Under the sanitizers (ATTN_SANITIZED=1, the asan tree) the app is the
-  // point, not the layout, which the native tree checks in full: every view
-  // at the smallest size in full and none mode, the large screen and the
-  // Chinese interface once each (26 launches, not 84: 138 s of the asan
-  // tree's tests in a full run).
-  const sanitized = process.env.ATTN_SANITIZED === '1';
-  const modes = sanitized ? ['full', 'none'] : MODES;
   const cases = [];
-  for (const size of sanitized ? ['320x240'] : ['320x240', '700x450'])
-    for (const mode of modes)
+  for (const size of ['320x240', '700x450'])
+    for (const mode of MODES)
       for (const [view, flags] of VIEWS) cases.push({ size, mode, view, flags, lang: 'en' });
-  for (const size of sanitized ? ['1920x1080'] : ['390x844', '1920x1080'])
-    for (const mode of sanitized ? ['full'] : MODES)
+  for (const size of ['390x844', '1920x1080'])
+    for (const mode of MODES)
       for (const [view, flags] of VIEWS.filter(([v]) => ['heatmaps', 'chapter', 'fig42'].includes(v)))
         cases.push({ size, mode, view, flags, lang: 'en' });
-  for (const size of sanitized ? ['320x240'] : ['320x240', '700x450'])
+  for (const size of ['320x240', '700x450'])
     for (const [view, flags] of VIEWS.filter(([v]) => ['heatmaps', 'stats', 'training'].includes(v)))
       cases.push({ size, mode: 'full', view, flags, lang: 'zh' });
 
-  if (!sanitized) await wantedHeights();
+  await wantedHeights();
 
   // Each case is checked as its app exits.
   await forEachLaunch(cases, async ({ size, mode, view, flags, lang }) => {

@@ -55,7 +55,7 @@ unmount_all() {
 }
 cleanup() {
   [ -n "${server_pid:-}" ] && kill "$server_pid" 2>/dev/null || true
-  pkill -f -- "--directory /home/reader/lab/build/wasm/web" 2>/dev/null || true
+  pkill -f -- "/home/reader/lab/" 2>/dev/null || true  # run.sh's server and anything it left training
   unmount_all
   ((KEEP)) || rm -rf "$DIR"
 }

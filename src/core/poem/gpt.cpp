@@ -6,6 +6,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "../kernels/per_isa.hpp"
 #include "../masks.hpp"
 #include "../parallel.hpp"
 #include "../rng.hpp"
@@ -73,6 +74,28 @@ struct Layers {
     if constexpr (std::is_same_v<Real, float>)
       if (fast) return fast::attention_backward(dqkv, dout, att, qkv, B, T, C, NH);
     ref::attention_backward(dqkv, dout, att, qkv, B, T, C, NH);
+  }
+  void layernorm_forward(Real* out, Real* mean, Real* rstd, const Real* inp, const Real* weight, const Real* bias,
+                         int N, int C) const {
+    if constexpr (std::is_same_v<Real, float>)
+      if (fast) return fast::layernorm_forward(out, mean, rstd, inp, weight, bias, N, C);
+    ref::layernorm_forward(out, mean, rstd, inp, weight, bias, N, C);
+  }
+  void layernorm_backward(Real* dinp, Real* dweight, Real* dbias, const Real* dout, const Real* inp, const Real* weight,
+                          const Real* mean, const Real* rstd, int N, int C) const {
+    if constexpr (std::is_same_v<Real, float>)
+      if (fast) return fast::layernorm_backward(dinp, dweight, dbias, dout, inp, weight, mean, rstd, N, C);
+    ref::layernorm_backward(dinp, dweight, dbias, dout, inp, weight, mean, rstd, N, C);
+  }
+  void residual_forward(Real* out, const Real* a, const Real* b, int N) const {
+    if constexpr (std::is_same_v<Real, float>)
+      if (fast) return fast::residual_forward(out, a, b, N);
+    ref::residual_forward(out, a, b, N);
+  }
+  void residual_backward(Real* da, Real* db, const Real* dout, int N) const {
+    if constexpr (std::is_same_v<Real, float>)
+      if (fast) return fast::residual_backward(da, db, dout, N);
+    ref::residual_backward(da, db, dout, N);
   }
 };
 
@@ -215,25 +238,25 @@ Real gpt_forward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* param
     resize(a.ln2, BT * C), resize(a.ln2_mean, BT), resize(a.ln2_rstd, BT), resize(a.fch, BT * 4 * C);
     resize(a.fch_gelu, BT * 4 * C), resize(a.fcproj, BT * C), resize(a.residual3, BT * C);
 
-    ref::layernorm_forward(a.ln1.data(), a.ln1_mean.data(), a.ln1_rstd.data(), x, w.ln1_w, w.ln1_b, N, C);
+    f.layernorm_forward(a.ln1.data(), a.ln1_mean.data(), a.ln1_rstd.data(), x, w.ln1_w, w.ln1_b, N, C);
     f.matmul_forward(a.qkv.data(), a.ln1.data(), w.qkv_w, w.qkv_b, N, C, 3 * C);
     f.attention_forward(a.atty.data(), a.att.data(), a.qkv.data(), mask.data(), B, T, C, NH);
     f.matmul_forward(a.attproj.data(), a.atty.data(), w.proj_w, w.proj_b, N, C, C);
     drop(a.attproj, a.attproj_mask);
-    ref::residual_forward(a.residual2.data(), x, a.attproj.data(), N * C);
-    ref::layernorm_forward(a.ln2.data(), a.ln2_mean.data(), a.ln2_rstd.data(), a.residual2.data(), w.ln2_w, w.ln2_b,
+    f.residual_forward(a.residual2.data(), x, a.attproj.data(), N * C);
+    f.layernorm_forward(a.ln2.data(), a.ln2_mean.data(), a.ln2_rstd.data(), a.residual2.data(), w.ln2_w, w.ln2_b,
                            N, C);
     f.matmul_forward(a.fch.data(), a.ln2.data(), w.fc_w, w.fc_b, N, C, 4 * C);
     f.gelu_forward(a.fch_gelu.data(), a.fch.data(), N * 4 * C);
     f.matmul_forward(a.fcproj.data(), a.fch_gelu.data(), w.fcproj_w, w.fcproj_b, N, 4 * C, C);
     drop(a.fcproj, a.fcproj_mask);
-    ref::residual_forward(a.residual3.data(), a.residual2.data(), a.fcproj.data(), N * C);
+    f.residual_forward(a.residual3.data(), a.residual2.data(), a.fcproj.data(), N * C);
     x = a.residual3.data();
   }
   if (ws.attention_only) return Real(0);
   resize(ws.lnf, BT * C), resize(ws.lnf_mean, BT), resize(ws.lnf_rstd, BT);
   resize(ws.logits, BT * V), resize(ws.probs, BT * V), resize(ws.losses, BT);
-  ref::layernorm_forward(ws.lnf.data(), ws.lnf_mean.data(), ws.lnf_rstd.data(), x, p.lnf_w, p.lnf_b, N, C);
+  f.layernorm_forward(ws.lnf.data(), ws.lnf_mean.data(), ws.lnf_rstd.data(), x, p.lnf_w, p.lnf_b, N, C);
   f.output_forward(ws.logits.data(), ws.probs.data(), ws.losses.data(), ws.lnf.data(), p.wte, ws.targets.data(), N, C,
                    V);
 
@@ -265,7 +288,7 @@ void gpt_backward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* para
   f.crossentropy_backward(dlogits, ws.probs.data(), ws.targets.data(), Real(1) / Real(counted), N, V);
   f.logits_backward(dlnf.data(), g.wte, dlogits, ws.lnf.data(), p.wte, N, C, V);
   const Real* last = cfg.layers ? ws.layer.back().residual3.data() : ws.encoded.data();
-  ref::layernorm_backward(dx.data(), g.lnf_w, g.lnf_b, dlnf.data(), last, p.lnf_w, ws.lnf_mean.data(),
+  f.layernorm_backward(dx.data(), g.lnf_w, g.lnf_b, dlnf.data(), last, p.lnf_w, ws.lnf_mean.data(),
                           ws.lnf_rstd.data(), N, C);
 
   // dx: the gradient of the residual stream leaving block l, then entering it.
@@ -280,20 +303,20 @@ void gpt_backward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* para
     for (auto* v : {&dres2, &dfcproj, &dln2, &dattproj, &datty, &dln1, &dx_in}) zeroed(*v, BT * C);
     zeroed(dfch_gelu, BT * 4 * C), zeroed(dfch, BT * 4 * C), zeroed(dqkv, BT * 3 * C);
 
-    ref::residual_backward(dres2.data(), dfcproj.data(), dx.data(), N * C);
+    f.residual_backward(dres2.data(), dfcproj.data(), dx.data(), N * C);
     if (!a.fcproj_mask.empty()) ref::dropout_backward(dfcproj.data(), a.fcproj_mask.data(), N * C);
     f.matmul_backward(dfch_gelu.data(), gw.fcproj_w, gw.fcproj_b, dfcproj.data(), a.fch_gelu.data(), w.fcproj_w, N,
                       4 * C, C);
     f.gelu_backward(dfch.data(), a.fch.data(), dfch_gelu.data(), N * 4 * C);
     f.matmul_backward(dln2.data(), gw.fc_w, gw.fc_b, dfch.data(), a.ln2.data(), w.fc_w, N, C, 4 * C);
-    ref::layernorm_backward(dres2.data(), gw.ln2_w, gw.ln2_b, dln2.data(), a.residual2.data(), w.ln2_w,
+    f.layernorm_backward(dres2.data(), gw.ln2_w, gw.ln2_b, dln2.data(), a.residual2.data(), w.ln2_w,
                             a.ln2_mean.data(), a.ln2_rstd.data(), N, C);
-    ref::residual_backward(dx_in.data(), dattproj.data(), dres2.data(), N * C);
+    f.residual_backward(dx_in.data(), dattproj.data(), dres2.data(), N * C);
     if (!a.attproj_mask.empty()) ref::dropout_backward(dattproj.data(), a.attproj_mask.data(), N * C);
     f.matmul_backward(datty.data(), gw.proj_w, gw.proj_b, dattproj.data(), a.atty.data(), w.proj_w, N, C, C);
     f.attention_backward(dqkv.data(), datty.data(), a.att.data(), a.qkv.data(), B, T, C, NH);
     f.matmul_backward(dln1.data(), gw.qkv_w, gw.qkv_b, dqkv.data(), a.ln1.data(), w.qkv_w, N, C, 3 * C);
-    ref::layernorm_backward(dx_in.data(), gw.ln1_w, gw.ln1_b, dln1.data(), x, w.ln1_w, a.ln1_mean.data(),
+    f.layernorm_backward(dx_in.data(), gw.ln1_w, gw.ln1_b, dln1.data(), x, w.ln1_w, a.ln1_mean.data(),
                             a.ln1_rstd.data(), N, C);
     dx.swap(dx_in);
   }
@@ -306,6 +329,23 @@ template double gpt_forward(GptWorkspace<double>&, const GptConfig&, const doubl
                             Path);
 template void gpt_backward(GptWorkspace<float>&, const GptConfig&, const float*, float*, Path);
 template void gpt_backward(GptWorkspace<double>&, const GptConfig&, const double*, double*, Path);
+
+namespace {
+
+// One piece of AdamW's update, per vector width (kernels/per_isa.hpp).
+ATTN_PER_ISA void adamw_piece(float* params, const float* grads, float* m, float* v, std::size_t n, float beta1,
+                              float beta2, float eps, double correction1, double correction2, float learning_rate,
+                              float decay) {
+  for (std::size_t j = 0; j < n; ++j) {
+    m[j] = beta1 * m[j] + (1.0f - beta1) * grads[j];
+    v[j] = beta2 * v[j] + (1.0f - beta2) * grads[j] * grads[j];
+    const float m_hat = static_cast<float>(m[j] / correction1);
+    const float v_hat = static_cast<float>(v[j] / correction2);
+    params[j] -= learning_rate * (m_hat / (std::sqrt(v_hat) + eps) + decay * params[j]);
+  }
+}
+
+}  // namespace
 
 void AdamW::step(std::vector<float>& params, const std::vector<float>& grads, const std::vector<ParamTensor>& tensors,
                  float learning_rate, int threads) {
@@ -325,13 +365,8 @@ void AdamW::step(std::vector<float>& params, const std::vector<float>& grads, co
       pieces.push_back({b, std::min(b + kPiece, tensor.offset + tensor.size), tensor.decay ? weight_decay : 0.0f});
   parallel_for(static_cast<int>(pieces.size()), threads, [&](int i) {
     const Piece& piece = pieces[sz(i)];
-    for (std::size_t j = piece.begin; j < piece.end; ++j) {
-      m[j] = beta1 * m[j] + (1.0f - beta1) * grads[j];
-      v[j] = beta2 * v[j] + (1.0f - beta2) * grads[j] * grads[j];
-      const float m_hat = static_cast<float>(m[j] / correction1);
-      const float v_hat = static_cast<float>(v[j] / correction2);
-      params[j] -= learning_rate * (m_hat / (std::sqrt(v_hat) + eps) + piece.decay * params[j]);
-    }
+    adamw_piece(params.data() + piece.begin, grads.data() + piece.begin, m.data() + piece.begin, v.data() + piece.begin,
+                piece.end - piece.begin, beta1, beta2, eps, correction1, correction2, learning_rate, piece.decay);
   });
 }
 

@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 
 #include "../kernels/kernels.hpp"
+#include "../kernels/per_isa.hpp"
 
 namespace attn::poem {
 
@@ -337,20 +338,42 @@ std::vector<float>& scratch(Z floats) {
   return buffer;
 }
 
-void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, int N, int C, int OC) {
-  product(inp, C, false, weight, OC, false, out, OC, N, C, OC, false);
-  if (!bias) return;
+// out (N,OC) += bias (OC) on every row; dbias (OC) += dout's rows.
+ATTN_PER_ISA void add_bias(float* out, const float* bias, int N, int OC) {
   for (Z n = 0; n < N; ++n)
     for (Z o = 0; o < OC; ++o) out[n * OC + o] += bias[o];
+}
+ATTN_PER_ISA void bias_gradient(float* dbias, const float* dout, int N, int OC) {
+  for (Z n = 0; n < N; ++n)
+    for (Z o = 0; o < OC; ++o) dbias[o] += dout[n * OC + o];
+}
+
+void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, int N, int C, int OC) {
+  product(inp, C, false, weight, OC, false, out, OC, N, C, OC, false);
+  if (bias) add_bias(out, bias, N, OC);
 }
 
 void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                      const float* weight, int N, int C, int OC) {
   product(dout, OC, false, weight, OC, true, dinp, C, N, OC, C, true);     // dinp (N,C) += dout (N,OC) W^T
   product(inp, C, true, dout, OC, false, dweight, OC, C, N, OC, true);     // dW (C,OC) += inp^T dout
-  if (dbias)
-    for (Z n = 0; n < N; ++n)
-      for (Z o = 0; o < OC; ++o) dbias[o] += dout[n * OC + o];
+  if (dbias) bias_gradient(dbias, dout, N, OC);
+}
+
+// The plain loops, inlined into each clone: ref's bits, at the CPU's width.
+ATTN_PER_ISA void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, const float* weight,
+                                    const float* bias, int N, int C) {
+  ref::layernorm_forward(out, mean, rstd, inp, weight, bias, N, C);
+}
+ATTN_PER_ISA void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
+                                     const float* weight, const float* mean, const float* rstd, int N, int C) {
+  ref::layernorm_backward(dinp, dweight, dbias, dout, inp, weight, mean, rstd, N, C);
+}
+ATTN_PER_ISA void residual_forward(float* out, const float* a, const float* b, int N) {
+  ref::residual_forward(out, a, b, N);
+}
+ATTN_PER_ISA void residual_backward(float* da, float* db, const float* dout, int N) {
+  ref::residual_backward(da, db, dout, N);
 }
 
 void logits_forward(float* logits, const float* inp, const float* wte, int N, int C, int V) {
@@ -367,20 +390,20 @@ void logits_backward(float* dinp, float* dwte, const float* dlogits, const float
 // tenth of a training step. exp overflows to inf for large u (tanh 1) and
 // underflows to 0 for very negative u (tanh -1); near 0 the absolute error
 // stays ~1e-7.
-void gelu_tanh(const float* inp, float* th, int N) {
+ATTN_PER_ISA void gelu_tanh(const float* inp, float* th, int N) {
   const float s = std::sqrt(2.0f / 3.14159265358979323846f);
   for (Z i = 0; i < N; ++i) th[i] = 2.0f * s * (inp[i] + 0.044715f * inp[i] * inp[i] * inp[i]);
   kernels::exp(th, th, static_cast<std::size_t>(N));
   for (Z i = 0; i < N; ++i) th[i] = 1.0f - 2.0f / (th[i] + 1.0f);
 }
 
-void gelu_forward(float* out, const float* inp, int N) {
+ATTN_PER_ISA void gelu_forward(float* out, const float* inp, int N) {
   float* th = scratch(N).data();
   gelu_tanh(inp, th, N);
   for (Z i = 0; i < N; ++i) out[i] = 0.5f * inp[i] * (1.0f + th[i]);
 }
 
-void gelu_backward(float* dinp, const float* inp, const float* dout, int N) {
+ATTN_PER_ISA void gelu_backward(float* dinp, const float* inp, const float* dout, int N) {
   const float s = std::sqrt(2.0f / 3.14159265358979323846f);
   float* th = scratch(N).data();
   gelu_tanh(inp, th, N);
@@ -418,14 +441,16 @@ void output_forward(float* logits, float* probs, float* losses, const float* inp
   kernels::matmul(args);
 }
 
-void crossentropy_softmax_backward(float* dlogits, const float* probs, const int* targets, float dloss, int N, int V) {
+ATTN_PER_ISA void crossentropy_softmax_backward(float* dlogits, const float* probs, const int* targets, float dloss,
+                                                int N, int V) {
   for (Z n = 0; n < N; ++n) {
-    Eigen::Map<Eigen::ArrayXf> d(dlogits + n * V, V);
+    float* d = dlogits + n * V;
+    const float* p = probs + n * V;
     if (targets[n] < 0) {
-      d.setZero();
+      for (Z v = 0; v < V; ++v) d[v] = 0.0f;
       continue;
     }
-    d = Eigen::Map<const Eigen::ArrayXf>(probs + n * V, V) * dloss;
+    for (Z v = 0; v < V; ++v) d[v] = p[v] * dloss;
     d[targets[n]] -= dloss;
   }
 }

@@ -96,6 +96,14 @@ void crossentropy_softmax_backward(Real* dlogits, const Real* probs, const int* 
 // The float layers where the project's kernels are faster than plain loops;
 // same contracts as ref::.
 namespace fast {
+// The element-wise layers, compiled per vector width (kernels/per_isa.hpp):
+// ref's loops and bits.
+void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, const float* weight, const float* bias,
+                       int N, int C);
+void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
+                        const float* weight, const float* mean, const float* rstd, int N, int C);
+void residual_forward(float* out, const float* a, const float* b, int N);
+void residual_backward(float* da, float* db, const float* dout, int N);
 void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, int N, int C, int OC);
 void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                      const float* weight, int N, int C, int OC);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "../kernels/per_isa.hpp"
 #include "../parallel.hpp"
 
 namespace attn::poem {
@@ -147,10 +148,18 @@ int PoemTrainer::shard_sequences(int shard) const {
   return std::min(kShardSequences, config_.batch - shard * kShardSequences);
 }
 
+namespace {
+
+// y += weight x, per vector width (kernels/per_isa.hpp).
+ATTN_PER_ISA void add_weighted(float* y, const float* x, float weight, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) y[i] += weight * x[i];
+}
+
+}  // namespace
+
 // The batch's mean is the shards' means weighted by their sequences.
 void PoemTrainer::add_gradient(int shard, const float* g, std::size_t begin, std::size_t end) {
-  const float weight = float(shard_sequences(shard)) / float(config_.batch);
-  for (std::size_t i = begin; i < end; ++i) grads_[i] += weight * g[i];
+  add_weighted(grads_.data() + begin, g + begin, float(shard_sequences(shard)) / float(config_.batch), end - begin);
 }
 
 void PoemTrainer::add_loss(int shard, float loss) { part_loss_ += double(loss) * shard_sequences(shard); }

@@ -27,6 +27,10 @@ nlohmann::json poem_state_json(const PoemLab& lab) {
               {"probe", lab.probe},       {"outline", lab.outline},
               {"layer", lab.layer},       {"head", lab.head},           {"query", poem_query(lab)},
               {"read_error", lab.read_error}, {"sampling", lab.sampling}, {"sample_error", lab.sample_error}};
+  if (lab.model_training)
+    out["model_training"] = {{"step", lab.model_training->step}, {"steps", lab.model_training->steps},
+                             {"seconds", lab.model_training->seconds},
+                             {"seconds_left", poem_training_seconds_left(*lab.model_training)}};
   out["corpus"] = load_id(lab.corpus);
   out["running"] = lab.training_running;
   out["posted"] = lab.posted;  // requests on their way to the trainer's worker (a step may land after Pause)

@@ -50,7 +50,10 @@ void cell_tooltip(const api::PoemReadingData& r, const Matrix& w, int q, int k, 
 void load_status(AppState& state) {
   PoemLab& lab = state.poem;
   ImGui::TextWrapped("%s", poem_load_text(lab).c_str());
-  if (lab.load == PoemLoad::Loading && lab.total > 0)
+  const PoemLab::ModelTraining* training = lab.model_training ? &*lab.model_training : nullptr;
+  if (lab.load == PoemLoad::Loading && training && training->steps > 0)
+    ImGui::ProgressBar(float(training->step) / float(training->steps), ImVec2(ImGui::GetFontSize() * 16, 0));
+  else if (lab.load == PoemLoad::Loading && lab.total > 0)
     ImGui::ProgressBar(float(std::min(1.0, lab.received / lab.total)), ImVec2(ImGui::GetFontSize() * 16, 0));
   if (lab.load == PoemLoad::Failed) {
     ImGui::TextWrapped("%s", tr("poem.load.rest_works"));
@@ -310,11 +313,37 @@ std::string poem_head_sentence(const api::PoemHead& h) {
   return sentence + numbers;
 }
 
+namespace {
+
+// 14000 -> "14,000": the step counts as a reader writes them.
+std::string with_thousands(int n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+// "step 3,000 of 14,000, about 3 minutes left", from the progress the page polls.
+std::string model_training_text(const PoemLab::ModelTraining& training) {
+  if (training.step <= 0) return tr("poem.load.preparing");
+  const double left = poem_training_seconds_left(training);
+  const std::string time = left < 0 ? std::string("?")
+                           : left < 60 ? std::string(tr("poem.load.under_minute"))
+                                       : format(tr("poem.load.minutes.fmt"), std::max(1, int(std::lround(left / 60))));
+  return format(tr("poem.load.training.fmt"), with_thousands(training.step).c_str(),
+                with_thousands(training.steps).c_str(), time.c_str());
+}
+
+}  // namespace
+
 std::string poem_load_text(const PoemLab& lab) {
   switch (lab.load) {
     case PoemLoad::Idle:
     case PoemLoad::Requested: return tr("poem.load.starting");
     case PoemLoad::Loading:
+      if (lab.model_training) return model_training_text(*lab.model_training);
       return lab.total > 0 ? format(tr("poem.load.progress.fmt"), lab.received / 1e6, lab.total / 1e6)
                            : tr("poem.load.starting");
     case PoemLoad::Ready: return tr("poem.load.ready");

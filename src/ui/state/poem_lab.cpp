@@ -267,6 +267,11 @@ void poem_train(AppState& state, PoemTrainAction action) {
   }
 }
 
+double poem_training_seconds_left(const PoemLab::ModelTraining& training) {
+  if (training.step <= 0 || training.steps <= 0 || !(training.seconds > 0)) return -1;
+  return training.seconds / training.step * std::max(0, training.steps - training.step);
+}
+
 bool poem_open(const AppState& state) { return open_view(state).source == ViewSource::Poem; }
 
 std::string poem_text_in_use(const PoemLab& lab) {

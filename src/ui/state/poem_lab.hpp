@@ -54,6 +54,14 @@ struct PoemLab {
   PoemLoad load = PoemLoad::Idle;
   double received = 0, total = 0;  // bytes of the weights so far, in all (0: not known yet)
   std::string load_error;
+  // While Loading: the page is served before its model is trained
+  // (scripts/run.sh), and the training behind it has come this far
+  // (poem_training.json: step 0 while the corpus is prepared).
+  struct ModelTraining {
+    int step = 0, steps = 0;
+    double seconds = 0;  // since the first step
+  };
+  std::optional<ModelTraining> model_training;
   // The session (set by the platform when the model is ready): a request's
   // bytes in, the answer's bytes out (api/poem_wire.hpp).
   std::function<std::vector<uint8_t>(const std::vector<uint8_t>&)> call;
@@ -106,6 +114,10 @@ void poem_train(AppState& state, PoemTrainAction action);
 
 // The answer to a request posted to the trainer's thread (`post`); op: the request's.
 void poem_take_answer(AppState& state, api::PoemOp op, const std::vector<uint8_t>& answer);
+
+// The seconds the model's training behind the page still needs, from its pace
+// so far (-1 before a step has been timed).
+double poem_training_seconds_left(const PoemLab::ModelTraining& training);
 
 // The poem view is open (its statistics and requests run only then).
 bool poem_open(const AppState& state);

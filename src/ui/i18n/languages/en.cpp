@@ -390,6 +390,10 @@ constexpr StringEntry kEnglish[] = {
     {"poem.load.failed", "The poem model could not be loaded:"},
     {"poem.load.rest_works",
      "Are you offline, or is the file broken? The other views keep working; try again when the connection is back."},
+    {"poem.load.preparing", "The poem model is being prepared for training in the background (a few minutes the first time). It opens here by itself when it is ready; every other view works meanwhile."},
+    {"poem.load.training.fmt", "The poem model is being trained in the background: step %s of %s, %s left. It opens here by itself when it is ready; every other view works meanwhile."},
+    {"poem.load.minutes.fmt", "about %d minutes"},
+    {"poem.load.under_minute", "under a minute"},
     {"poem.load.retry", "Try again"},
     // ---- why attention (before its module has loaded) ----------------------------------
     {"tab.why", "Why attention"},

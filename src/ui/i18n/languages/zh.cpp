@@ -368,6 +368,10 @@ constexpr StringEntry kChinese[] = {
     {"poem.load.failed", "诗歌模型加载失败："},
     {"poem.load.rest_works", "是否离线，或者文件损坏？其他视图照常可用；联网后可以重试。"},
     {"poem.load.retry", "重试"},
+    {"poem.load.preparing", "诗歌模型正在后台准备训练（第一次运行时需要几分钟）。训练完成后这里会自动打开它；其他视图照常可用。"},
+    {"poem.load.training.fmt", "诗歌模型正在后台训练：第 %s / %s 步，还需%s。训练完成后这里会自动打开它；其他视图照常可用。"},
+    {"poem.load.minutes.fmt", "约 %d 分钟"},
+    {"poem.load.under_minute", "不到 1 分钟"},
     // ---- 为什么是注意力（模块加载之前） ---------------------------------------------------
     {"tab.why", "为什么是注意力"},
     {"why.load.starting", "正在加载实验..."},
