@@ -11,6 +11,38 @@
 // poem::sample; the session itself is checked in tests/unit/test_poem_session.cpp.
 #include <doctest/doctest.h>
 
+#include <string>
+
+#include "ui/i18n/strings.hpp"
+#include "ui/poem/poem.hpp"
+#include "ui/state/poem_lab.hpp"
+
+// Needs no model: what the view says while one is trained behind the page (scripts/run.sh).
+TEST_CASE("poem lab: a model still being trained behind the page: its step of the steps and the time left") {
+  using attn::ui::PoemLab;
+  PoemLab lab;
+  lab.load = attn::ui::PoemLoad::Loading;
+  lab.model_training = PoemLab::ModelTraining{0, 14000, 0};
+  // Before a step has been timed there is no pace to go by.
+  CHECK(attn::ui::poem_training_seconds_left(*lab.model_training) == -1);
+  // 3,000 steps in 40 s: 11,000 to go at the same pace.
+  lab.model_training = PoemLab::ModelTraining{3000, 14000, 40};
+  CHECK(attn::ui::poem_training_seconds_left(*lab.model_training) == doctest::Approx(40.0 / 3000 * 11000));
+  REQUIRE(attn::ui::set_language("zh"));
+  CHECK(attn::ui::poem_load_text(lab).find("第 3,000 / 14,000 步，还需约 2 分钟") != std::string::npos);
+  REQUIRE(attn::ui::set_language("en"));
+  CHECK(attn::ui::poem_load_text(lab).find("step 3,000 of 14,000, about 2 minutes left") != std::string::npos);
+  // Under a minute to go, and the corpus still being prepared (step 0).
+  lab.model_training = PoemLab::ModelTraining{13900, 14000, 100};
+  CHECK(attn::ui::poem_load_text(lab).find("under a minute left") != std::string::npos);
+  lab.model_training = PoemLab::ModelTraining{0, 14000, 0};
+  CHECK(attn::ui::poem_load_text(lab) == attn::ui::tr("poem.load.preparing"));
+  // The weights arriving afterwards: the download's own progress again.
+  lab.model_training.reset();
+  lab.received = 1e5, lab.total = 4.8e5;
+  CHECK(attn::ui::poem_load_text(lab).find("0.1 of 0.5 MB") != std::string::npos);
+}
+
 #ifdef ATTN_POEM_MODEL_FILE
 
 #include <algorithm>
@@ -600,28 +632,3 @@ TEST_CASE("poem lab: training through a posted trainer (the browser's worker) an
 }  // namespace attn::ui
 
 #endif  // ATTN_POEM_MODEL_FILE
-
-TEST_CASE("poem lab: a model still being trained behind the page: its step of the steps and the time left") {
-  using attn::ui::PoemLab;
-  PoemLab lab;
-  lab.load = attn::ui::PoemLoad::Loading;
-  lab.model_training = PoemLab::ModelTraining{0, 14000, 0};
-  // Before a step has been timed there is no pace to go by.
-  CHECK(attn::ui::poem_training_seconds_left(*lab.model_training) == -1);
-  // 3,000 steps in 40 s: 11,000 to go at the same pace.
-  lab.model_training = PoemLab::ModelTraining{3000, 14000, 40};
-  CHECK(attn::ui::poem_training_seconds_left(*lab.model_training) == doctest::Approx(40.0 / 3000 * 11000));
-  REQUIRE(attn::ui::set_language("zh"));
-  CHECK(attn::ui::poem_load_text(lab).find("第 3,000 / 14,000 步，还需约 2 分钟") != std::string::npos);
-  REQUIRE(attn::ui::set_language("en"));
-  CHECK(attn::ui::poem_load_text(lab).find("step 3,000 of 14,000, about 2 minutes left") != std::string::npos);
-  // Under a minute to go, and the corpus still being prepared (step 0).
-  lab.model_training = PoemLab::ModelTraining{13900, 14000, 100};
-  CHECK(attn::ui::poem_load_text(lab).find("under a minute left") != std::string::npos);
-  lab.model_training = PoemLab::ModelTraining{0, 14000, 0};
-  CHECK(attn::ui::poem_load_text(lab) == attn::ui::tr("poem.load.preparing"));
-  // The weights arriving afterwards: the download's own progress again.
-  lab.model_training.reset();
-  lab.received = 1e5, lab.total = 4.8e5;
-  CHECK(attn::ui::poem_load_text(lab).find("0.1 of 0.5 MB") != std::string::npos);
-}
