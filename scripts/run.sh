@@ -3,7 +3,7 @@
 #
 #   scripts/run.sh             build the WebAssembly app and serve it on http://127.0.0.1:8080
 #                              as soon as it is built; the poem model trains behind it the
-#                              first time (some 3 minutes; the learned-heads view shows
+#                              first time (some 5 minutes; the learned-heads view shows
 #                              how far, and opens the model when it lands), log in
 #                              build/poem_model.log
 #   scripts/run.sh --port N    another port
@@ -56,7 +56,7 @@ if [ -n "$OUT" ]; then
   WEB_DIR="$(cd "$OUT" && pwd)"
 fi
 
-# The poem model's weights and training slice: trained natively once (some 3
+# The poem model's weights and training slice: trained natively once (some 5
 # minutes on two cores, then cached in ~/.cache/attention-lab/poem) and put
 # beside the app (scripts/poem_model.sh, poem_web_files.sh).
 PROGRESS="$WEB_DIR/poem_training.json"

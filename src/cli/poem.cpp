@@ -122,7 +122,7 @@ ValueFlag yes_no_flag(const std::string& name, bool& out) {
 // "seconds"} a second, replaced by renaming, so a reader never sees half a file.
 bool write_progress(const std::string& path, int step, int steps, double seconds) {
   const std::string json = api::dump(api::OutJson{{"state", "training"}, {"step", step}, {"steps", steps},
-                                                  {"seconds", std::round(seconds * 10) / 10}});
+                                                  {"seconds", std::round(seconds * 1000) / 1000}});
   std::string error;
   return write_all(path + ".tmp", json + "\n", error) && std::rename((path + ".tmp").c_str(), path.c_str()) == 0;
 }

@@ -86,7 +86,12 @@ function trainingGroup(cache, runGroup) {
   return 0;
 }
 
-const summary = (page) => page.evaluate(() => document.getElementById('a11y-summary')?.textContent ?? '');
+// The view's accessible copy (its summary), once it holds `text` or the time is up.
+async function copyFor(page, text) {
+  await page.waitForFunction((t) => document.getElementById('a11y-summary')?.textContent.includes(t), text,
+                             { timeout: 30_000 }).catch(() => {});
+  return page.evaluate(() => document.getElementById('a11y-summary')?.textContent ?? '');
+}
 
 async function main() {
   const c = new Checks('first_run_e2e');
@@ -147,11 +152,9 @@ async function main() {
 
     await lab.click('tab_poem');
     await page.waitForFunction(() => window.attentionLab.state().poem?.model_training, null, { timeout: 60_000 });
-    const prepared = await until('the copy to say the model is prepared', async () => {
-      const s = await summary(page);
-      return s.includes('准备') ? s : null;
-    }, 30_000);
-    c.check(true, 'the learned-heads view says the model is being prepared (the accessible copy)', prepared);
+    const prepared = await copyFor(page, '正在后台准备训练');
+    c.check(prepared.includes('正在后台准备训练'), 'the learned-heads view says the model is being prepared (the accessible copy)',
+            prepared);
     await writeFile(join(artefactsDir, 'first_run_preparing.png'), pngFile(await lab.screenshot()));
 
     // ---- training: held again after its first steps ----
@@ -166,10 +169,7 @@ async function main() {
     c.check(held.steps === STEPS && held.step >= progress.step && held.step < STEPS,
             `the trainer reports its steps (${held.step} of ${held.steps}, ${held.seconds} s)`, JSON.stringify(held));
     const want = `第 ${held.step.toLocaleString('en-US')} / ${STEPS} 步`;
-    const said = await until(`the view to show ${want}`, async () => {
-      const s = await summary(page);
-      return s.includes(want) ? s : null;
-    }, 30_000).catch((e) => e.message);
+    const said = await copyFor(page, want);
     c.check(said.includes(want) && /还需(约 \d+ 分钟|不到 1 分钟)/.test(said),
             'the view says the step of the steps and the time left, in Chinese', said);
     const p = (await lab.state()).poem;
