@@ -2,7 +2,6 @@
 falls, the scaled model learns, and bad flags exit 2 with one line on stderr.
 """
 import json
-import os
 import sys
 
 from cli_common import Checks, run_cli, run_json
@@ -50,23 +49,18 @@ c.check(other["history"]["loss"] != hist["loss"], "another seed gives another cu
 c.check(other["config"]["seed"] == 2, "the seed is echoed")
 
 # ---- scaled vs unscaled at a large d_k -------------------------------------------------------
-# A d_k 256 step costs ~100 d_k 32 steps. Under the sanitizers (the asan tree
-# sets TRAIN_BIG_STEPS=4; these two runs took 28 of cli_train's 38 CPU-s there)
-# the same code trains a few steps and the race is not judged: the native
-# tree runs the 40 steps it needs, and the unit tests the same race (native, wasm).
-big_steps = int(os.environ.get("TRAIN_BIG_STEPS", "40"))
+# A d_k 256 step costs ~100 d_k 32 steps; the race needs 40 of them (the unit
+# tests run the same race, native and wasm).
+big_steps = 40
 big = ["train", "--dk", "256", "--steps", str(big_steps), "--seed", "1", "--json"]
 scaled = run_json(cli, *big, "--scale", "sqrt")
 raw = run_json(cli, *big, "--scale", "none")
 c.check(scaled["config"]["scaled"] is True and raw["config"]["scaled"] is False, "--scale sets config.scaled")
 c.check(scaled["steps"] == big_steps and raw["steps"] == big_steps and scaled["config"]["d_k"] == 256,
         f"d_k 256: both models train {big_steps} steps")
-if big_steps >= 40:
-    c.check(scaled["eval_accuracy"] > raw["eval_accuracy"] + 0.3,
-            "d_k 256: the scaled model is far ahead of the unscaled one after 40 steps",
-            f"{scaled['eval_accuracy']} vs {raw['eval_accuracy']}")
-else:
-    print(f"[SKIP] d_k 256 after {big_steps} steps (TRAIN_BIG_STEPS): the race needs 40; the native tree judges it")
+c.check(scaled["eval_accuracy"] > raw["eval_accuracy"] + 0.3,
+        "d_k 256: the scaled model is far ahead of the unscaled one after 40 steps",
+        f"{scaled['eval_accuracy']} vs {raw['eval_accuracy']}")
 
 # ---- options -------------------------------------------------------------------------------
 h = run_json(cli, "train", "--heads", "4", "--lr", "0.01", "--batch", "8", "--steps", "5", "--json")
