@@ -52,24 +52,30 @@ def baselines(poem_ids, modern_ids, share, poems, V):
     streams = [(poem_ids, (1 - share) * total / len(poem_ids) if modern_ids else 1.0)]
     if modern_ids:
         streams.append((modern_ids, share * total / len(modern_ids)))
-    uni, row, pairs, N = np.zeros(V), np.zeros(V), {}, 0.0
+    # Pairs as one number each (a * V + b): their weighted counts by bincount.
+    keys = [np.array(ids[:-1], dtype=np.int64) * V + np.array(ids[1:], dtype=np.int64) for ids, _ in streams]
+    uniq, where = np.unique(np.concatenate(keys), return_inverse=True)
+    weight_of = np.concatenate([np.full(len(k), w) for k, (_, w) in zip(keys, streams)])
+    pair_count = np.bincount(where, weights=weight_of, minlength=len(uniq))
+    uni, row, N = np.zeros(V), np.zeros(V), 0.0
     for ids, w in streams:
         np.add.at(uni, ids, w)
         N += w * len(ids)
-        for a, b in zip(ids, ids[1:]):
-            pairs[(a, b)] = pairs.get((a, b), 0.0) + w
-            row[a] += w
+        np.add.at(row, ids[:-1], w)
+    pairs = dict(zip(uniq.tolist(), pair_count.tolist()))
 
     def p(a, b, lam, leave):
         p1 = (uni[b] - leave + 1) / (N - leave + V)
         rest = row[a] - leave
-        return p1 if rest <= 1e-9 else lam * max(0.0, pairs.get((a, b), 0.0) - leave) / rest + (1 - lam) * p1
+        return p1 if rest <= 1e-9 else lam * max(0.0, pairs.get(a * V + b, 0.0) - leave) / rest + (1 - lam) * p1
 
     # Leave-one-out probabilities of every training pair, as arrays: the lambda search is then 19 sums.
     weights, p1s, p2s, has_row = [], [], [], []
+    start = 0
     for ids, w in streams:
         a, b = np.array(ids[:-1]), np.array(ids[1:])
-        pair = np.array([pairs[(x, y)] for x, y in zip(ids, ids[1:])])
+        pair = pair_count[where[start:start + len(a)]]
+        start += len(a)
         rest = row[a] - w
         weights.append(np.full(len(a), w))
         p1s.append((uni[b] - w + 1) / (N - w + V))

@@ -387,14 +387,28 @@ Baselines baselines(const std::vector<int>& poem_tokens, const std::vector<int>&
     const double p2 = std::max(0.0, count(prev, next) - leave) / total;
     return lambda * p2 + (1 - lambda) * p1;
   };
+  // Each training pair's two probabilities, left out, are looked up once:
+  // the search over lambda is then 19 sums of the same products, in the
+  // same order as the pairs (the numbers do not depend on how they are stored).
+  struct Pair {
+    double weight, p1, p2;
+    bool has_row;
+  };
+  std::vector<Pair> pairs;
+  pairs.reserve(poem_tokens.size() + modern_tokens.size());
+  for (const auto& [stream, weight] : {std::pair{&poem_tokens, poem_weight}, std::pair{&modern_tokens, modern_weight}})
+    for (std::size_t i = 1; i < stream->size(); ++i) {
+      const int prev = (*stream)[i - 1], next = (*stream)[i];
+      const double total = row_total[sz(prev)] - weight;
+      pairs.push_back({weight, (unigram[sz(next)] - weight + 1) / (N - weight + V),
+                       total <= 1e-9 ? 0.0 : std::max(0.0, count(prev, next) - weight) / total, total > 1e-9});
+    }
   Baselines b;
   double best = -INFINITY;
   for (int k = 1; k <= 19; ++k) {
     const double lambda = 0.05 * k;
     double ll = 0;
-    for (const auto& [stream, weight] : {std::pair{&poem_tokens, poem_weight}, std::pair{&modern_tokens, modern_weight}})
-      for (std::size_t i = 1; i < stream->size(); ++i)
-        ll += weight * std::log(probability((*stream)[i - 1], (*stream)[i], lambda, weight));
+    for (const Pair& p : pairs) ll += p.weight * std::log(p.has_row ? lambda * p.p2 + (1 - lambda) * p.p1 : p.p1);
     if (ll > best) best = ll, b.lambda = lambda;
   }
   long long n = 0;
