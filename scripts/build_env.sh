@@ -6,11 +6,11 @@
 #    from the cache. Paths under the checkout are hashed relative to it
 #    (CCACHE_BASEDIR, CCACHE_NOHASHDIR), so a clone in another folder hits too;
 #    __FILE__ differs between clones only in messages (file_macro sloppiness).
-#    emcc calls clang through EM_COMPILER_WRAPPER (the native trees' launcher
-#    is set in CMakeLists.txt).
+#    A miss takes the headers from the compiler's own dependency file (depend
+#    mode) rather than a second, preprocessing run: under Emscripten that run
+#    would start the Python driver once more.
 export NODE_PATH=/usr/share/nodejs
 if command -v ccache >/dev/null; then
-  export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=1
+  export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=1 CCACHE_DEPEND=1
   export CCACHE_SLOPPINESS=file_macro,time_macros,include_file_mtime,include_file_ctime,system_headers
-  export EM_COMPILER_WRAPPER=ccache
 fi
