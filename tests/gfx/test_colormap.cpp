@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gfx/colormap.hpp"
+#include "../test_files.hpp"
 
 namespace {
 
@@ -24,7 +25,7 @@ using Rgb = std::array<int, 3>;
 
 // Rows "index,r,g,b" in index order; '#' comment lines and the header skipped.
 std::vector<Rgb> read_golden(const std::string& file) {
-  const std::string path = std::string(ATTN_GOLDEN_DIR) + "/" + file;
+  const std::string path = attn::test::file_from_env("ATTN_GOLDEN_DIR") + "/" + file;
   std::ifstream in(path);
   REQUIRE_MESSAGE(in.good(), "cannot open " << path);
   std::vector<Rgb> rows;

@@ -4,8 +4,8 @@
 //
 // Needs the model the native build trains (src/cli/CMakeLists.txt: target
 // poem_model, ${build}/poem_model.bin) and Debian's fortunes-zh tang300:
-// tests/ui/CMakeLists.txt passes both paths (ATTN_POEM_MODEL_FILE,
-// ATTN_TANG300_FILE) where the tree trains the model, and the checks fail,
+// tests/ui/CMakeLists.txt passes both paths (ATTN_POEM_MODEL_FILE in the
+// environment, ATTN_TANG300_FILE) where the tree trains the model, and the checks fail,
 // naming the file, when it is not there (as cli_poem does). What the view
 // shows is held to the session's direct answers and to the core's own
 // poem::sample; the session itself is checked in tests/unit/test_poem_session.cpp.
@@ -43,7 +43,7 @@ TEST_CASE("poem lab: a model still being trained behind the page: its step of th
   CHECK(attn::ui::poem_load_text(lab).find("0.1 of 0.5 MB") != std::string::npos);
 }
 
-#ifdef ATTN_POEM_MODEL_FILE
+#ifdef ATTN_HAS_POEM_MODEL
 
 #include <algorithm>
 #include <cmath>
@@ -68,11 +68,12 @@ TEST_CASE("poem lab: a model still being trained behind the page: its step of th
 #include "ui/state/poem_lab.hpp"
 #include "ui/state/records.hpp"
 #include "ui/state/text_in_use.hpp"
+#include "../test_files.hpp"
 
 namespace attn::ui {
 namespace {
 
-bool read_file(const char* path, std::string& out) {
+bool read_file(const std::string& path, std::string& out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::ostringstream bytes;
@@ -80,6 +81,8 @@ bool read_file(const char* path, std::string& out) {
   out = bytes.str();
   return !in.bad();
 }
+
+std::string poem_model_file() { return test::file_from_env("ATTN_POEM_MODEL_FILE"); }
 
 // The session on the trained model, loaded once for the run (the lab's call shares it).
 std::shared_ptr<api::PoemSession> session() {
@@ -89,8 +92,8 @@ std::shared_ptr<api::PoemSession> session() {
   if (!tried) {
     tried = true;
     std::string model, tang300;
-    if (!read_file(ATTN_POEM_MODEL_FILE, model)) {
-      error = "needs the trained poem model " ATTN_POEM_MODEL_FILE
+    if (!read_file(poem_model_file(), model)) {
+      error = "needs the trained poem model " + poem_model_file() +
               " (the native build trains it: cmake --build --preset native --target poem_model)";
     } else if (!read_file(ATTN_TANG300_FILE, tang300)) {
       error = "needs tang300 from Debian's fortunes-zh at " ATTN_TANG300_FILE " (scripts/setup.sh installs it)";
@@ -467,7 +470,7 @@ TEST_CASE("poem lab: the exports hold the reading's numbers (CSV and JSON), the 
 // session, as the platform does once Start asked for it.
 void give_session_corpus() {
   std::string slice;
-  REQUIRE(read_file(ATTN_POEM_SLICE_FILE, slice));
+  REQUIRE(read_file(test::file_from_env("ATTN_POEM_SLICE_FILE"), slice));
   REQUIRE(session()->train_corpus(slice).empty());
 }
 
@@ -631,4 +634,4 @@ TEST_CASE("poem lab: training through a posted trainer (the browser's worker) an
 }  // namespace
 }  // namespace attn::ui
 
-#endif  // ATTN_POEM_MODEL_FILE
+#endif  // ATTN_HAS_POEM_MODEL

@@ -17,6 +17,7 @@
 #include "ui/state/records.hpp"
 #include "ui/state/views.hpp"
 #include "ui/state/why_lab.hpp"
+#include "../test_files.hpp"
 
 namespace attn::ui {
 namespace {
@@ -47,7 +48,7 @@ int train_to_end(AppState& state) {
 
 nlohmann::json cli_json(const std::string& args) {
   std::string out;
-  FILE* pipe = popen((std::string(ATTN_CLI_FILE) + " why " + args + " --json").c_str(), "r");
+  FILE* pipe = popen((test::file_from_env("ATTN_CLI_FILE") + " why " + args + " --json").c_str(), "r");
   REQUIRE(pipe);
   char buffer[65536];
   for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);

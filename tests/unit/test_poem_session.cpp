@@ -9,7 +9,7 @@
 // The session checks need the model the native build trains
 // (src/cli/CMakeLists.txt: target poem_model, ${build}/poem_model.bin) and
 // Debian's fortunes-zh tang300; tests/unit/CMakeLists.txt passes both paths
-// (ATTN_POEM_MODEL_FILE, ATTN_TANG300_FILE) where the tree trains the model,
+// (ATTN_POEM_MODEL_FILE in the environment, ATTN_TANG300_FILE) where the tree trains the model,
 // and they fail, naming the file, when it is not there (as cli_poem does).
 // Their numbers are held to what the core computes on its own: the plain-loop
 // forward pass (poem::read_tokens with Path::Reference), the corpus split
@@ -38,6 +38,7 @@
 #include "core/poem/model_file.hpp"
 #include "core/poem/poem_model.hpp"
 #include "core/rng.hpp"
+#include "../test_files.hpp"
 
 using namespace attn;
 using namespace attn::api;
@@ -463,11 +464,11 @@ TEST_CASE("poem wire: answer_error is the error string, then nothing") {
 // The session, on the trained model
 // ============================================================================
 
-#ifdef ATTN_POEM_MODEL_FILE
+#ifdef ATTN_HAS_POEM_MODEL
 
 namespace {
 
-bool read_file(const char* path, std::string& out) {
+bool read_file(const std::string& path, std::string& out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::ostringstream bytes;
@@ -487,15 +488,15 @@ struct Loaded {
 Loaded& loaded() {
   static const std::unique_ptr<Loaded> once = [] {
     auto l = std::make_unique<Loaded>();
-    l->have_model = read_file(ATTN_POEM_MODEL_FILE, l->model_bytes);
+    l->have_model = read_file(test::file_from_env("ATTN_POEM_MODEL_FILE"), l->model_bytes);
     l->have_corpus = read_file(ATTN_TANG300_FILE, l->tang300);
     if (l->have_model && l->have_corpus)
       l->error = l->session.load(reinterpret_cast<const uint8_t*>(l->model_bytes.data()), l->model_bytes.size(),
                                  l->tang300);
     return l;
   }();
-  INFO("needs the trained poem model " ATTN_POEM_MODEL_FILE
-       " (the native build trains it: cmake --build --preset native --target poem_model)");
+  INFO("needs the trained poem model " << test::file_from_env("ATTN_POEM_MODEL_FILE")
+       << " (the native build trains it: cmake --build --preset native --target poem_model)");
   REQUIRE(once->have_model);
   INFO("needs tang300 from Debian's fortunes-zh at " ATTN_TANG300_FILE " (scripts/setup.sh installs it)");
   REQUIRE(once->have_corpus);
@@ -1090,8 +1091,8 @@ TEST_CASE("poem session: an unknown op or a short request is an answer with an e
 std::unique_ptr<PoemSession> training_session(int replica, int replicas) {
   const Loaded& l = loaded();
   std::string slice;
-  INFO("needs the training slice " ATTN_POEM_SLICE_FILE " (scripts/poem_model.sh writes it beside the weights)");
-  REQUIRE(read_file(ATTN_POEM_SLICE_FILE, slice));
+  INFO("needs the training slice " << test::file_from_env("ATTN_POEM_SLICE_FILE") << " (scripts/poem_model.sh writes it beside the weights)");
+  REQUIRE(read_file(test::file_from_env("ATTN_POEM_SLICE_FILE"), slice));
   auto s = std::make_unique<PoemSession>();
   REQUIRE(s->load(reinterpret_cast<const uint8_t*>(l.model_bytes.data()), l.model_bytes.size(), l.tang300) == "");
   REQUIRE(s->train_corpus(slice) == "");
@@ -1168,7 +1169,7 @@ TEST_CASE("poem session: two replicas train one model in halves, to the bits of 
   CHECK(!s.train_reset(1, 0).empty());  // no slice yet
   CHECK(!s.train_corpus("床前明月光\n%\n").empty());
   std::string slice;
-  REQUIRE(read_file(ATTN_POEM_SLICE_FILE, slice));
+  REQUIRE(read_file(test::file_from_env("ATTN_POEM_SLICE_FILE"), slice));
   REQUIRE(s.train_corpus(slice) == "");
   CHECK(!s.train_reset(1, 0, 2, 2).empty());
   CHECK(!s.train_reset(1, 0, 0, 0).empty());
@@ -1176,4 +1177,4 @@ TEST_CASE("poem session: two replicas train one model in halves, to the bits of 
   CHECK(s.train_reset(1, 0, 0, 1).empty());
 }
 
-#endif  // ATTN_POEM_MODEL_FILE
+#endif  // ATTN_HAS_POEM_MODEL
