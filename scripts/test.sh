@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: sets up what is missing, builds the native, the
 # sanitised native (clang, AddressSanitizer + UndefinedBehaviorSanitizer: the
-# unit, UI and CLI tests again, and smoke runs of the libFuzzer
+# unit and UI tests again, the CLI's input handling, and smoke runs of the libFuzzer
 # targets in tests/fuzz) and the WebAssembly trees, runs every test through
 # ctest (the browser tests in Chromium, Firefox ESR and WebKitGTK), prints a summary.
 #
@@ -75,7 +75,8 @@ for preset in $PRESETS; do
   log="build/ctest-$preset.log"
   t=$(date +%s)
   # Tests that must not share the machine (timings, frame budgets) say so with
-  # RUN_SERIAL or RESOURCE_LOCK in their CMakeLists; the rest run CTEST_JOBS at once.
+  # RUN_SERIAL in their CMakeLists, the Chromium tests take one of two slots
+  # (RESOURCE_GROUPS, tests/web/resources.json); the rest run CTEST_JOBS at once.
   ctest --preset "$preset" -j "$CTEST_JOBS" "$@" 2>&1 | tee "$log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
   test_s[$preset]=$(( $(date +%s) - t ))
