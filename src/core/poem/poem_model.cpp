@@ -379,43 +379,44 @@ Baselines baselines(const std::vector<int>& poem_tokens, const std::vector<int>&
       N += weight;
       if (i > 0) bigram[key((*stream)[i - 1], (*stream)[i])] += weight, row_total[sz((*stream)[i - 1])] += weight;
     }
-  // P(next | prev) with `leave` taken off the counts (an occurrence's own weight).
-  auto probability = [&](int prev, int next, double lambda, double leave) {
-    const double p1 = (unigram[sz(next)] - leave + 1) / (N - leave + V);
-    const double total = row_total[sz(prev)] - leave;
-    if (total <= 1e-9) return p1;
-    const double p2 = std::max(0.0, count(prev, next) - leave) / total;
-    return lambda * p2 + (1 - lambda) * p1;
-  };
-  // Each training pair's two probabilities, left out, are looked up once:
-  // the search over lambda is then 19 sums of the same products, in the
-  // same order as the pairs (the numbers do not depend on how they are stored).
-  struct Pair {
-    double weight, p1, p2;
+  // P(next | prev)'s two parts with `leave` taken off the counts (an
+  // occurrence's own weight): the add-one unigram, and the bigram when prev's
+  // row keeps a count. mixed() interpolates them with lambda.
+  struct Parts {
+    double p1, p2;
     bool has_row;
+    double mixed(double lambda) const { return has_row ? lambda * p2 + (1 - lambda) * p1 : p1; }
+  };
+  auto parts = [&](int prev, int next, double leave) {
+    const double total = row_total[sz(prev)] - leave;
+    const bool has_row = total > 1e-9;
+    return Parts{(unigram[sz(next)] - leave + 1) / (N - leave + V),
+                 has_row ? std::max(0.0, count(prev, next) - leave) / total : 0.0, has_row};
+  };
+  // Each training pair's parts, left out, are looked up once: the search over
+  // lambda is then 19 sums over the same numbers, in the pairs' order.
+  struct Pair {
+    double weight;
+    Parts parts;
   };
   std::vector<Pair> pairs;
   pairs.reserve(poem_tokens.size() + modern_tokens.size());
   for (const auto& [stream, weight] : {std::pair{&poem_tokens, poem_weight}, std::pair{&modern_tokens, modern_weight}})
-    for (std::size_t i = 1; i < stream->size(); ++i) {
-      const int prev = (*stream)[i - 1], next = (*stream)[i];
-      const double total = row_total[sz(prev)] - weight;
-      pairs.push_back({weight, (unigram[sz(next)] - weight + 1) / (N - weight + V),
-                       total <= 1e-9 ? 0.0 : std::max(0.0, count(prev, next) - weight) / total, total > 1e-9});
-    }
+    for (std::size_t i = 1; i < stream->size(); ++i)
+      pairs.push_back({weight, parts((*stream)[i - 1], (*stream)[i], weight)});
   Baselines b;
   double best = -INFINITY;
   for (int k = 1; k <= 19; ++k) {
     const double lambda = 0.05 * k;
     double ll = 0;
-    for (const Pair& p : pairs) ll += p.weight * std::log(p.has_row ? lambda * p.p2 + (1 - lambda) * p.p1 : p.p1);
+    for (const Pair& p : pairs) ll += p.weight * std::log(p.parts.mixed(lambda));
     if (ll > best) best = ll, b.lambda = lambda;
   }
   long long n = 0;
   for (const std::vector<int>& poem : held_out)
     for (std::size_t i = 1; i < poem.size(); ++i) {
       b.unigram -= std::log((unigram[sz(poem[i])] + 1) / (N + V));
-      b.bigram -= std::log(probability(poem[i - 1], poem[i], b.lambda, 0));
+      b.bigram -= std::log(parts(poem[i - 1], poem[i], 0).mixed(b.lambda));
       ++n;
     }
   if (n) b.unigram /= double(n), b.bigram /= double(n);
