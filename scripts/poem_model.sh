@@ -44,8 +44,8 @@ SETTINGS=(--heads 8 --min-count 10 --modern no --dropout 0 --line-start-share 1 
 key=$( {
   echo "${SETTINGS[*]}"
   cat "$TANG" "$CORPUS/tang300" "$CORPUS/song100" "$CORPUS/chinese"
-  cd "$ROOT" && find src/core/poem src/core/kernels src/core/masks.cpp src/core/masks.hpp src/core/rng.cpp \
-    src/core/rng.hpp src/cli/poem.cpp -type f | LC_ALL=C sort | xargs cat
+  cd "$ROOT" && find src/core/poem src/core/kernels src/core/masks.cpp src/core/masks.hpp src/core/base/rng.cpp \
+    src/core/base/rng.hpp src/cli/poem.cpp -type f | LC_ALL=C sort | xargs cat
   c++ --version | head -n1
   grep -m1 -o -w -E 'avx512f|avx2' /proc/cpuinfo | sort -u | tr '\n' ' '
 } | sha256sum | cut -c1-16)

@@ -14,8 +14,8 @@
 #include <algorithm>
 #include <initializer_list>
 
-#include "core/explorer.hpp"
-#include "explorer_json.hpp"
+#include "core/explorer/explorer.hpp"
+#include "api/explorer/explorer_json.hpp"
 #include "json_input.hpp"
 #include "json_output.hpp"
 

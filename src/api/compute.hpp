@@ -6,9 +6,9 @@
 //   {"Q": [[...]], "K": [[...]], "V": [[...]], "mask": ..., "scale": ..., "temperature": T}
 //   {"text": "The cat sat on the mat", "d_model": 32, "heads": 4, ...}
 //   {"experiment": "fig41" | "causal", "temperature": ..., "scale": ..., "mask": ...}
-// Text and experiment configs are the explorer's set-up (core/explorer.hpp),
+// Text and experiment configs are the explorer's set-up (core/explorer/explorer.hpp),
 // every field but the input optional. Their fields, what each takes and its
-// default are one table (core/explorer_fields.hpp), printed as markdown by
+// default are one table (core/explorer/explorer_fields.hpp), printed as markdown by
 // explorer_fields_markdown() and kept in docs/reference.md ("Config fields").
 // A text config runs tokenize(text) (+ pads) -> embed_tokens(seed, positions)
 // -> projections -> multi_head_attention, all in run_explorer.

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/experiments.hpp"
+#include "core/chapter/experiments.hpp"
 #include "core/multihead.hpp"
 #include "core/statistics.hpp"
 #include "core/types.hpp"

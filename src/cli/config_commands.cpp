@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "api/compute.hpp"
-#include "api/explorer_json.hpp"
+#include "api/explorer/explorer_json.hpp"
 #include "commands.hpp"
 #include "files.hpp"
 

@@ -9,8 +9,8 @@
 #include <iostream>
 #include <utility>
 
-#include "core/numpy_random.hpp"
-#include "core/trainer.hpp"
+#include "core/base/numpy_random.hpp"
+#include "core/scaling/trainer.hpp"
 
 namespace attn::cli {
 namespace {

@@ -64,7 +64,7 @@ ValueFlag int_flag(const std::string& name, long long lo, long long hi, Int& out
 }
 // 0 .. TrainLimits::kMaxSeed: every seed the CLI prints stays exact in JSON.
 ValueFlag seed_flag(uint64_t& out);
-// np.random.seed's range, for the chapter's experiments (core/numpy_random.hpp).
+// np.random.seed's range, for the chapter's experiments (core/base/numpy_random.hpp).
 ValueFlag numpy_seed_flag(uint64_t& out);
 // A finite float32 number in (0, max].
 ValueFlag positive_float_flag(const std::string& name, float max, float& out);

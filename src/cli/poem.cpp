@@ -14,11 +14,12 @@
 #include <set>
 
 #include "api/json_output.hpp"
-#include "api/poem_json.hpp"
+#include "api/poem/page_training.hpp"
+#include "api/poem/poem_json.hpp"
 #include "commands.hpp"
 #include "core/poem/head_patterns.hpp"
 #include "core/poem/model_file.hpp"
-#include "core/tokenizer.hpp"
+#include "core/base/tokenizer.hpp"
 #include "files.hpp"
 #include "tables.hpp"
 
@@ -483,7 +484,7 @@ int corpus_command(const CommandLine& line) {
   if (train_out)
     if (const auto exit_code = write_poems(*train_out, split.poems)) return *exit_code;
   if (page_out)
-    if (const auto exit_code = write_poems(*page_out, page_slice(split.poems))) return *exit_code;
+    if (const auto exit_code = write_poems(*page_out, api::page_slice(split.poems))) return *exit_code;
   const TangCleaning& c = split.cleaning;
   const auto share = [](long long part, long long whole) { return whole ? double(part) / double(whole) : 0.0; };
   if (json) {

@@ -1,11 +1,11 @@
-// fig41, fig42, causal: the chapter's three experiments (core/experiments.hpp)
+// fig41, fig42, causal: the chapter's three experiments (core/chapter/experiments.hpp)
 // as the console reports the chapter prints, or as JSON for tests and scripts.
 #include <cmath>
 #include <iostream>
 
 #include "api/json_output.hpp"
 #include "commands.hpp"
-#include "core/experiments.hpp"
+#include "core/chapter/experiments.hpp"
 #include "tables.hpp"
 
 namespace attn::cli {

@@ -1,4 +1,4 @@
-// scaling: the scaling lab at one d_k (core/scaling.hpp). One query against
+// scaling: the scaling lab at one d_k (core/scaling/scaling.hpp). One query against
 // n keys with raw and scaled weights, the softmax entropy and Jacobian norm
 // averaged over T rows (both collapse for raw scores as d_k grows), and a
 // float32 softmax without the max subtraction next to the stable one.
@@ -6,7 +6,7 @@
 
 #include "api/json_output.hpp"
 #include "commands.hpp"
-#include "core/scaling.hpp"
+#include "core/scaling/scaling.hpp"
 #include "tables.hpp"
 
 namespace attn::cli {

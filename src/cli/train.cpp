@@ -1,11 +1,11 @@
-// train: the tiny one-layer attention model of core/trainer.hpp, trained
+// train: the tiny one-layer attention model of core/scaling/trainer.hpp, trained
 // headlessly. The same seed gives the same curves as the browser's scaling
-// lab, bit for bit; --json prints the schema of api/train_json.hpp.
+// lab, bit for bit; --json prints the schema of api/scaling/train_json.hpp.
 #include <iostream>
 
-#include "api/train_json.hpp"
+#include "api/scaling/train_json.hpp"
 #include "commands.hpp"
-#include "core/trainer.hpp"
+#include "core/scaling/trainer.hpp"
 #include "tables.hpp"
 
 namespace attn::cli {

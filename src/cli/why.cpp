@@ -9,8 +9,8 @@
 #include <string>
 
 #include "api/json_output.hpp"
-#include "api/why_json.hpp"
-#include "api/why_session.hpp"
+#include "api/why/why_json.hpp"
+#include "api/why/why_session.hpp"
 #include "commands.hpp"
 #include "core/why/why_lab.hpp"
 #include "tables.hpp"
@@ -76,7 +76,7 @@ ValueFlag task_flag(std::optional<why::Task>& out) {
 
 // The flags both experiments take, into s.
 std::vector<ValueFlag> training_flags(WhyRunSettings& s) {
-  return {int_flag("steps", 0, api::kWhyMaxSteps, s.steps), seed_flag(s.experiment.seed),
+  return {int_flag("steps", 0, api::WhyLimits::kMaxSteps, s.steps), seed_flag(s.experiment.seed),
           positive_float_flag("lr", 1.0f, s.experiment.learning_rate), int_flag("batch", 1, 1024, s.experiment.batch)};
 }
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "kernels/kernels.hpp"
+#include "core/kernels/kernels.hpp"
 
 namespace attn {
 

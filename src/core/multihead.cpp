@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "kernels/kernels.hpp"
+#include "core/kernels/kernels.hpp"
 
 namespace attn {
 

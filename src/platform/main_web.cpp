@@ -281,7 +281,7 @@ extern "C" int sscanf(const char* text, const char* format, ...) {
 
 int main() {
   using namespace attn::platform;
-  // A big recompute asks whether wasm memory can grow first (core/explorer.hpp).
+  // A big recompute asks whether wasm memory can grow first (core/explorer/explorer.hpp).
   attn::set_memory_probe(wasm_memory_room);
   WebApp& app = web_app();
   if (!glfwInit()) return 1;

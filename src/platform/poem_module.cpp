@@ -2,7 +2,7 @@
 // web/poem.js only when the learned-heads view is first opened (or a page
 // calls attentionLab.loadPoem()): the lab's first download does not carry the
 // model's code. It holds one api::PoemSession and answers the lab's requests
-// in api/poem_wire.hpp's bytes; poem_compute is compute()'s poem config.
+// in api/poem/poem_wire.hpp's bytes; poem_compute is compute()'s poem config.
 //
 //   poem_load(model, model_size, tang300, tang300_size) -> "" or the error
 //   poem_corpus(slice, size) -> "" or the error (training in the page needs it: corpus/tang_train)
@@ -11,7 +11,7 @@
 //   poem_waiting() -> 1 when this replica's part of a training step waits for the others' (web/poem_worker.js)
 //   poem_checksum() -> {"steps": n, "hash": "<FNV-1a 64 of the weights' bytes, hex>"} of the model being
 //     trained: the page's workers compare theirs (the same bits in both)
-//   poem_compute(config_json) -> JSON (api/poem_json.hpp's document, or {"error": ...}); in the
+//   poem_compute(config_json) -> JSON (api/poem/poem_json.hpp's document, or {"error": ...}); in the
 //     trainer's worker too, for the model being trained
 #include <cstdint>
 #include <cstdio>
@@ -22,8 +22,8 @@
 
 #include "api/json_input.hpp"
 #include "api/json_output.hpp"
-#include "api/poem_json.hpp"
-#include "api/poem_session.hpp"
+#include "api/poem/poem_json.hpp"
+#include "api/poem/poem_session.hpp"
 #include "ui/i18n/strings.hpp"
 
 namespace {

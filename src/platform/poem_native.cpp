@@ -6,7 +6,7 @@
 #include <memory>
 #include <sstream>
 
-#include "api/poem_session.hpp"
+#include "api/poem/poem_session.hpp"
 
 namespace attn::platform {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "api/compute.hpp"
 #include "api/json_input.hpp"
-#include "core/tokenizer.hpp"
+#include "core/base/tokenizer.hpp"
 #include "platform/web_app.hpp"
 #include "ui/a11y/a11y.hpp"
 #include "ui/state/lab_state.hpp"

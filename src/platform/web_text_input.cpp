@@ -22,7 +22,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
-#include "core/tokenizer.hpp"
+#include "core/base/tokenizer.hpp"
 #include "platform/input_queue.hpp"
 #include "platform/web_app.hpp"
 

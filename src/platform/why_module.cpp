@@ -2,7 +2,7 @@
 // loaded by web/why.js only when the view first opens (or a page calls
 // attentionLab.loadWhy()): the lab's first download does not carry the
 // recurrent layers, the models and their training. It exports the view's
-// calls (api/why_calls.hpp), answering in attention_cli why's JSON:
+// calls (api/why/why_calls.hpp), answering in attention_cli why's JSON:
 //
 //   why_reset(settings_json) -> "" or the error: a fresh run for the settings'
 //     panel ({"experiment": "recurrence" | "qkv", "distance", "task", "steps",
@@ -18,7 +18,7 @@
 
 #include <emscripten.h>
 
-#include "api/why_calls.hpp"
+#include "api/why/why_calls.hpp"
 #include "ui/i18n/strings.hpp"
 
 namespace {

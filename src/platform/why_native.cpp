@@ -1,7 +1,7 @@
 // See why_native.hpp.
 #include "platform/why_native.hpp"
 
-#include "api/why_calls.hpp"
+#include "api/why/why_calls.hpp"
 
 namespace attn::platform {
 

@@ -23,12 +23,12 @@
 #include <string>
 #include <vector>
 
-#include "core/explorer.hpp"
+#include "core/explorer/explorer.hpp"
 #include "core/kernels/kernels.hpp"
-#include "core/sentence.hpp"
+#include "core/explorer/sentence.hpp"
 #include "core/statistics.hpp"
 #include "platform/native_memory.hpp"
-#include "api/explorer_json.hpp"
+#include "api/explorer/explorer_json.hpp"
 
 namespace {
 

@@ -23,10 +23,10 @@
 #include <vector>
 
 #include "core/kernels/kernels.hpp"
-#include "core/parallel.hpp"
+#include "core/base/parallel.hpp"
 #include "core/poem/gpt_layers.hpp"
 #include "core/poem/poem_model.hpp"
-#include "core/rng.hpp"
+#include "core/base/rng.hpp"
 #include "fma_peak.hpp"
 
 using namespace attn;

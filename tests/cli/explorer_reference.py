@@ -1,7 +1,7 @@
 """An independent numpy twin of the explorer's set-up, for checking compute().
 
 It re-derives every input from its definition instead of asking the C++ code:
-the PCG32 generator and Box-Muller normals (src/core/rng.hpp documents them),
+the PCG32 generator and Box-Muller normals (src/core/base/rng.hpp documents them),
 FNV-1a token seeds, the sinusoidal position encoding, the projection modes and
 the chapter's two experiments; then multi-head attention, masks, temperature
 and the statistics in float64. Inputs are rounded to float32 where the core

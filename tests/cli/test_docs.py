@@ -3,7 +3,7 @@
     test_docs.py <attention_cli> [<attention_app>]
 
 - The "Config fields" table equals `attention_cli fields`, which prints the
-  one field table the config parser and printer read (core/explorer_fields.cpp).
+  one field table the config parser and printer read (core/explorer/explorer_fields.cpp).
 - The ids listed for --view, --preset and --panel in `attention_app --help`
   (from the views, presets and panels tables) are the ones docs/reference.md
   lists, and its presets table has a row for each preset, no more.

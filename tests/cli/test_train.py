@@ -1,4 +1,4 @@
-"""attention_cli train: JSON shape (api/train_json.hpp), determinism, the loss
+"""attention_cli train: JSON shape (api/scaling/train_json.hpp), determinism, the loss
 falls, the scaled model learns, and bad flags exit 2 with one line on stderr.
 """
 import json
@@ -9,7 +9,7 @@ from cli_common import Checks, run_cli, run_json
 cli = sys.argv[1]
 c = Checks("cli_train")
 
-# ---- JSON shape (api/train_json.hpp: the schema the browser's state() shares) ---------
+# ---- JSON shape (api/scaling/train_json.hpp: the schema the browser's state() shares) ---------
 args = ["train", "--task", "retrieve", "--dk", "32", "--scale", "sqrt", "--steps", "150",
         "--seed", "1", "--json"]
 p0 = run_cli(cli, *args)

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/poem/model_file.hpp"
-#include "core/rng.hpp"
+#include "core/base/rng.hpp"
 #include "fuzz_check.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/tokenizer.hpp"
+#include "core/base/tokenizer.hpp"
 #include "fuzz_check.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {

@@ -1,5 +1,5 @@
 // The UI tests' main. Every AppState made here slices its work by a counting
-// clock (core/work_clock.hpp): each reading advances kTestClockStepMs, so a
+// clock (core/base/work_clock.hpp): each reading advances kTestClockStepMs, so a
 // frame's share of a recompute or of training is a fixed number of pieces,
 // and every test sees the same frames at any load and under any sanitizer.
 // A quarter of a millisecond a reading keeps the app's proportions: the
@@ -8,7 +8,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
-#include "core/work_clock.hpp"
+#include "core/base/work_clock.hpp"
 
 constexpr double kTestClockStepMs = 0.25;
 

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <string>
 
-#include "core/explorer_fields.hpp"
+#include "core/explorer/explorer_fields.hpp"
 #include "ui/explorer/explorer.hpp"
 #include "ui/shell/app.hpp"
 

@@ -5,8 +5,8 @@
 #include <random>
 #include <set>
 
-#include "api/explorer_json.hpp"
-#include "core/explorer_fields.hpp"
+#include "api/explorer/explorer_json.hpp"
+#include "core/explorer/explorer_fields.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/shell/app.hpp"
 #include "ui/state/lab_state.hpp"

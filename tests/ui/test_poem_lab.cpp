@@ -57,10 +57,10 @@ TEST_CASE("poem lab: a model still being trained behind the page: its step of th
 
 #include <nlohmann/json.hpp>
 
-#include "api/poem_session.hpp"
+#include "api/poem/poem_session.hpp"
 #include "core/poem/corpus.hpp"
 #include "core/poem/poem_model.hpp"
-#include "core/rng.hpp"
+#include "core/base/rng.hpp"
 #include "ui/shell/app.hpp"
 #include "ui/state/export_requests.hpp"
 #include "ui/i18n/strings.hpp"

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/why/why_session.hpp"
 #include "platform/why_native.hpp"
 #include "ui/a11y/a11y_views.hpp"
 #include "ui/state/lab_state.hpp"
@@ -185,6 +186,46 @@ TEST_CASE("why lab: the forward passes are timed one length a frame, into the ta
   CHECK(copy.tables[2].text[0][3] == ms);
   CHECK(copy.tables[2].text[0][5] == "1024");  // its dependent steps, measured
   CHECK(copy.tables[2].text[2][5] == "1");
+}
+
+// The view's limits are the experiments' own: every value a URL field takes
+// is one the experiments accept, the first value past it is refused, and a
+// fresh view's settings are attention_cli why's defaults.
+TEST_CASE("why lab: the URL fields' ranges and defaults are the core's and the API's") {
+  const auto accepted = [](const WhyLab& lab, WhyPanel panel) {
+    api::WhyRunSettings run;
+    std::string e = api::read_why_settings(why_settings_json(lab, panel, lab.steps), run);
+    if (e.empty()) e = api::check_why_run(run);
+    return e;
+  };
+  AppState fresh;
+  api::WhyRunSettings settings;
+  REQUIRE(api::read_why_settings(why_settings_json(fresh.why, WhyPanel::Recurrence, fresh.why.steps), settings).empty());
+  const api::WhyRunSettings defaults;
+  CHECK(settings.steps == defaults.steps);
+  CHECK(settings.experiment.distance == defaults.experiment.distance);
+  CHECK(settings.experiment.seed == defaults.experiment.seed);
+  CHECK(settings.experiment.batch == defaults.experiment.batch);
+  CHECK(settings.experiment.learning_rate == defaults.experiment.learning_rate);
+
+  const struct {
+    const char* field;
+    int lo, hi;
+  } ranges[] = {{"why_distance", 0, why::kMaxDistance}, {"why_steps", 1, api::WhyLimits::kPageMaxSteps}};
+  for (const auto& r : ranges) {
+    CAPTURE(r.field);
+    for (const int v : {r.lo, r.hi}) {
+      AppState state;
+      CHECK(apply_state_fields(state, {{r.field, v}}).empty());
+      CHECK(accepted(state.why, WhyPanel::Recurrence) == "");
+    }
+    AppState state;
+    const std::string range = std::to_string(r.lo) + ".." + std::to_string(r.hi);
+    CHECK(apply_state_fields(state, {{r.field, r.hi + 1}}) ==
+          std::string(r.field) + ": " + std::to_string(r.hi + 1) + " is outside " + range);
+    CHECK(apply_state_fields(state, {{r.field, r.lo - 1}}).find(range) != std::string::npos);
+  }
+  CHECK(api::WhyLimits::kPageMaxSteps <= api::WhyLimits::kMaxSteps);
 }
 
 }  // namespace attn::ui

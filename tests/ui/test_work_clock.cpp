@@ -1,4 +1,4 @@
-// The UI tests' clock (core/work_clock.hpp, set in main.cpp): the frames a
+// The UI tests' clock (core/base/work_clock.hpp, set in main.cpp): the frames a
 // test sees do not depend on how busy the machine is. The same frames, the
 // explorer's recompute, a retraining and the scaling lab's training and
 // curves, are run on an idle process and beside one busy thread per core;

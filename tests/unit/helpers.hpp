@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "core/rng.hpp"
+#include "core/base/rng.hpp"
 #include "core/types.hpp"
 
 namespace test {

@@ -1,4 +1,4 @@
-"""NumpyRandom (src/core/numpy_random.cpp) against Debian's numpy, bit for bit.
+"""NumpyRandom (src/core/base/numpy_random.cpp) against Debian's numpy, bit for bit.
 
 Several seeds, thousands of draws, the three kinds of draw mixed, so the
 polar method's kept value and the 53-bit doubles' two draws are checked where

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string>
 
-#include "core/numpy_random.hpp"
+#include "core/base/numpy_random.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 2) {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/poem/head_detectors.hpp"
-#include "core/rng.hpp"
+#include "core/base/rng.hpp"
 
 using namespace attn;
 using namespace attn::poem;

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/poem/model_file.hpp"
-#include "core/rng.hpp"
+#include "core/base/rng.hpp"
 
 using namespace attn;
 using namespace attn::poem;

@@ -2,7 +2,7 @@
 // computations (hand formulas in double precision) and their expected trends.
 #include <cmath>
 
-#include "core/experiments.hpp"
+#include "core/chapter/experiments.hpp"
 #include "helpers.hpp"
 
 using namespace attn;

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "core/experiments.hpp"
-#include "core/explorer.hpp"
-#include "core/trainer.hpp"
+#include "core/chapter/experiments.hpp"
+#include "core/explorer/explorer.hpp"
+#include "core/scaling/trainer.hpp"
 #include "core/reference.hpp"
-#include "core/sentence.hpp"
-#include "core/tokenizer.hpp"
+#include "core/explorer/sentence.hpp"
+#include "core/base/tokenizer.hpp"
 #include "helpers.hpp"
 
 using namespace attn;

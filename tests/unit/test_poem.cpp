@@ -16,7 +16,7 @@
 #include "core/poem/head_patterns.hpp"
 #include "core/poem/model_file.hpp"
 #include "core/poem/poem_model.hpp"
-#include "core/rng.hpp"
+#include "core/base/rng.hpp"
 #include "helpers.hpp"
 
 using namespace attn;

@@ -1,4 +1,4 @@
-// The poem model's session and its bytes (api/poem_wire, api/poem_session),
+// The poem model's session and its bytes (api/poem/poem_wire, api/poem/poem_session),
 // which the learned-heads view speaks to.
 //
 // The wire checks need nothing but the code: the bytes against a layout
@@ -30,14 +30,14 @@
 #include <string>
 #include <vector>
 
-#include "api/poem_session.hpp"
-#include "api/poem_wire.hpp"
+#include "api/poem/poem_session.hpp"
+#include "api/poem/poem_wire.hpp"
 #include "core/poem/corpus.hpp"
 #include "core/poem/gpt.hpp"
 #include "core/poem/head_patterns.hpp"
 #include "core/poem/model_file.hpp"
 #include "core/poem/poem_model.hpp"
-#include "core/rng.hpp"
+#include "core/base/rng.hpp"
 #include "../test_files.hpp"
 
 using namespace attn;

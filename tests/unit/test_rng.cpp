@@ -2,7 +2,7 @@
 // statistics, and golden bits that the native and the wasm build must share.
 #include <cstring>
 
-#include "core/rng.hpp"
+#include "core/base/rng.hpp"
 #include "core/statistics.hpp"
 #include "helpers.hpp"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "core/scaling.hpp"
+#include "core/scaling/scaling.hpp"
 #include "core/softmax.hpp"
 #include "helpers.hpp"
 

@@ -1,8 +1,8 @@
 // Sentence set-up: deterministic embeddings, positions, projections.
 #include <cmath>
 
-#include "core/sentence.hpp"
-#include "core/tokenizer.hpp"
+#include "core/explorer/sentence.hpp"
+#include "core/base/tokenizer.hpp"
 #include "helpers.hpp"
 
 using namespace attn;

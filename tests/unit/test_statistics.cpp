@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/experiments.hpp"
+#include "core/chapter/experiments.hpp"
 #include "core/statistics.hpp"
 #include "helpers.hpp"
 

@@ -1,7 +1,7 @@
 // The tokenizer: Latin words, punctuation, CJK characters, mixed, empty, pads.
 #include <algorithm>
 
-#include "core/tokenizer.hpp"
+#include "core/base/tokenizer.hpp"
 #include "helpers.hpp"
 
 using namespace attn;

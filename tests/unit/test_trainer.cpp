@@ -5,10 +5,10 @@
 #include <cstring>
 #include <vector>
 
-#include "core/detmath.hpp"
-#include "core/rng.hpp"
-#include "core/train_kernels.hpp"
-#include "core/trainer.hpp"
+#include "core/base/detmath.hpp"
+#include "core/base/rng.hpp"
+#include "core/scaling/train_kernels.hpp"
+#include "core/scaling/trainer.hpp"
 #include "helpers.hpp"
 
 using namespace attn;

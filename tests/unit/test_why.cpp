@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/rng.hpp"
+#include "core/base/rng.hpp"
 #include "core/why/recurrent_layers.hpp"
 #include "helpers.hpp"
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/rng.hpp"
+#include "core/base/rng.hpp"
 #include "core/why/attention_layer.hpp"
 #include "core/why/why_lab.hpp"
 #include "helpers.hpp"

@@ -1,4 +1,4 @@
-// The "why attention" view's training in the page (api/why_session.hpp): a
+// The "why attention" view's training in the page (api/why/why_session.hpp): a
 // run sliced by the frame budget takes the experiment's own steps, so after N
 // steps its JSON is the bytes attention_cli why prints for --steps N (which
 // runs it in one slice); the report follows the steps; bad settings are refused.
@@ -7,8 +7,8 @@
 #include <limits>
 #include <string>
 
-#include "api/why_json.hpp"
-#include "api/why_session.hpp"
+#include "api/why/why_json.hpp"
+#include "api/why/why_session.hpp"
 #include "core/why/why_lab.hpp"
 
 namespace attn::api {

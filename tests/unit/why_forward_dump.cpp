@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/rng.hpp"
+#include "core/base/rng.hpp"
 #include "core/why/recurrent_layers.hpp"
 #include "core/why/why_models.hpp"
 

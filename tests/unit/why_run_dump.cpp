@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "api/why_session.hpp"
+#include "api/why/why_session.hpp"
 
 int main(int argc, char** argv) {
   using namespace attn;

@@ -10,7 +10,7 @@
 //
 // Every case starts from a cleared box (click, Ctrl+A, Backspace: real keys)
 // and ends by comparing state().tokens with the typed characters (Chinese is
-// one token per character, src/core/tokenizer.cpp). Glyphs are not checked.
+// one token per character, src/core/base/tokenizer.cpp). Glyphs are not checked.
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 

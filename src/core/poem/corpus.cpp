@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <map>
 
-#include "../tokenizer.hpp"
+#include "core/base/tokenizer.hpp"
 
 namespace attn::poem {
 

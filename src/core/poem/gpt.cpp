@@ -6,10 +6,10 @@
 #include <cmath>
 #include <type_traits>
 
-#include "../kernels/per_isa.hpp"
-#include "../masks.hpp"
-#include "../parallel.hpp"
-#include "../rng.hpp"
+#include "core/kernels/per_isa.hpp"
+#include "core/masks.hpp"
+#include "core/base/parallel.hpp"
+#include "core/base/rng.hpp"
 #include "gpt_layers.hpp"
 
 namespace attn::poem {

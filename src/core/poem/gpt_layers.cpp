@@ -7,8 +7,8 @@
 
 #include <Eigen/Core>
 
-#include "../kernels/kernels.hpp"
-#include "../kernels/per_isa.hpp"
+#include "core/kernels/kernels.hpp"
+#include "core/kernels/per_isa.hpp"
 
 namespace attn::poem {
 
@@ -285,6 +285,8 @@ void crossentropy_softmax_backward(Real* dlogits, const Real* probs, const int* 
           targets[n] < 0 ? Real(0) : (probs[n * V + v] - (v == targets[n] ? Real(1) : Real(0))) * dloss;
 }
 
+// An explicit instantiation names types: the macro argument cannot be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define ATTN_POEM_LAYERS(Real)                                                                                  \
   template void encoder_forward(Real*, const int*, const Real*, const Real*, int, int, int);                   \
   template void encoder_backward(Real*, Real*, const Real*, const int*, int, int, int);                        \
@@ -309,6 +311,7 @@ void crossentropy_softmax_backward(Real* dlogits, const Real* probs, const int* 
 ATTN_POEM_LAYERS(float)
 ATTN_POEM_LAYERS(double)
 #undef ATTN_POEM_LAYERS
+// NOLINTEND(bugprone-macro-parentheses)
 
 }  // namespace ref
 

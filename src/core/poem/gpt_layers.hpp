@@ -13,7 +13,7 @@
 // embedding) gets both contributions.
 #pragma once
 
-#include "../rng.hpp"
+#include "core/base/rng.hpp"
 
 namespace attn::poem {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "../rng.hpp"
+#include "core/base/rng.hpp"
 
 namespace attn::poem {
 
@@ -144,7 +144,7 @@ std::vector<HeadStats> analyse_heads(const PoemModel& model, const std::vector<s
     }
   }
   for (int r = 0; r < repeats; ++r) {
-    const std::vector<int> tokens = repeated_sequence(model, (model.config.context - 1) / 2, uint64_t(r + 1));
+    const std::vector<int> tokens = repeated_sequence(model, (model.config.context - 1) / 2, uint64_t(r) + 1);
     const PoemReading reading = read_attention(model, tokens);
     const SequenceRoles roles = repeat_roles(tokens, (model.config.context - 1) / 2);
     for (HeadStats& s : stats)

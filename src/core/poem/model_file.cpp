@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "../rng.hpp"
-#include "../tokenizer.hpp"
+#include "core/base/rng.hpp"
+#include "core/base/tokenizer.hpp"
 
 namespace attn::poem {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../rng.hpp"
+#include "core/base/rng.hpp"
 #include "corpus.hpp"
 #include "gpt.hpp"
 #include "tang_corpus.hpp"
@@ -71,17 +71,6 @@ struct PoemTrainConfig {
   int threads = 0;
 };
 std::string check_train_config(const PoemTrainConfig& config);
-
-// Training in the page (the learned-heads view's "watch it learn"): a slice
-// of the training poems small enough to download (every fourth: some 1.4 MB
-// gzipped), a vocabulary of its characters seen at least kPageMinCount times
-// (rarer ones are <unk>: the output layer, most of a step's work, shrinks to
-// a quarter of the shipped model's), and a recipe that names heads within a
-// minute: a short warm-up to a high peak, no dropout.
-inline constexpr int kPageSliceEvery = 4, kPageMinCount = 100;
-std::vector<std::string> page_slice(const std::vector<std::string>& train_poems);
-// The recipe for a model of the given shape (its vocab is set from the slice).
-PoemTrainConfig page_train_config(const GptConfig& shape, uint64_t seed);
 
 struct PoemStepStats {
   int step = 0;

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "../detmath.hpp"
+#include "core/base/detmath.hpp"
 
 namespace attn::why::ref {
 namespace {
@@ -120,6 +120,8 @@ void linear_backward(Real* din, Real* dw, Real* dbias, const Real* dout, const R
   }
 }
 
+// An explicit instantiation names types: the macro argument cannot be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define ATTN_WHY_ATTENTION(Real)                                                                                      \
   template void attention_forward(Real*, Real*, const Real*, const Real*, const Real*, int, int, int);               \
   template void attention_backward(Real*, Real*, Real*, const Real*, const Real*, const Real*, const Real*,          \
@@ -129,5 +131,6 @@ void linear_backward(Real* din, Real* dw, Real* dbias, const Real* dout, const R
 ATTN_WHY_ATTENTION(float)
 ATTN_WHY_ATTENTION(double)
 #undef ATTN_WHY_ATTENTION
+// NOLINTEND(bugprone-macro-parentheses)
 
 }  // namespace attn::why::ref

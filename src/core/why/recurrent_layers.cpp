@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "../detmath.hpp"
+#include "core/base/detmath.hpp"
 
 namespace attn::why::ref {
 namespace {
@@ -145,7 +145,7 @@ void gru_backward(Real* dx, Real* dw, Real* du, Real* db, Real* dhs, const Real*
       for (int j = 0; j < H; ++j) {
         const Real z = g[j], n = g[2 * H + j];
         da[std::size_t(j)] = dnext[j] * (prev[j] - n) * z * (Real(1) - z);
-        da[std::size_t(2 * H + j)] = dnext[j] * (Real(1) - z) * (Real(1) - n * n);
+        da[2 * std::size_t(H) + std::size_t(j)] = dnext[j] * (Real(1) - z) * (Real(1) - n * n);
         dprev[j] += dnext[j] * z;
       }
       // n's recurrent product read r ⊙ h: into Un, r and h.
@@ -153,7 +153,7 @@ void gru_backward(Real* dx, Real* dw, Real* du, Real* db, Real* dhs, const Real*
       product_backward(drh.data(), du, rh.data(), da.data() + 2 * H, u, H, 2 * H, H, G);
       for (int k = 0; k < H; ++k) {
         const Real r = g[H + k];
-        da[std::size_t(H + k)] = drh[std::size_t(k)] * prev[k] * r * (Real(1) - r);
+        da[std::size_t(H) + std::size_t(k)] = drh[std::size_t(k)] * prev[k] * r * (Real(1) - r);
         dprev[k] += drh[std::size_t(k)] * r;
       }
       // The gates' recurrent products read h: into Uz, Ur and h.
@@ -166,6 +166,8 @@ void gru_backward(Real* dx, Real* dw, Real* du, Real* db, Real* dhs, const Real*
   }
 }
 
+// An explicit instantiation names types: the macro argument cannot be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define ATTN_WHY_RECURRENT(Real)                                                                                    \
   template Real det_tanh<Real>(Real);                                                                                \
   template Real det_sigmoid<Real>(Real);                                                                             \
@@ -179,5 +181,6 @@ void gru_backward(Real* dx, Real* dw, Real* du, Real* db, Real* dhs, const Real*
 ATTN_WHY_RECURRENT(float)
 ATTN_WHY_RECURRENT(double)
 #undef ATTN_WHY_RECURRENT
+// NOLINTEND(bugprone-macro-parentheses)
 
 }  // namespace attn::why::ref

@@ -9,7 +9,7 @@
 
 #include <Eigen/Core>
 
-#include "../detmath.hpp"
+#include "core/base/detmath.hpp"
 
 namespace attn::why {
 namespace {

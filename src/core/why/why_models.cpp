@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <cstring>
 
-#include "../detmath.hpp"
-#include "../rng.hpp"
+#include "core/base/detmath.hpp"
+#include "core/base/rng.hpp"
 #include "attention_layer.hpp"
 #include "recurrent_layers.hpp"
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "../rng.hpp"
+#include "core/base/rng.hpp"
 
 namespace attn::why {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/explorer.hpp"
+#include "core/explorer/explorer.hpp"
 #include "core/masks.hpp"
 #include "ui/a11y/a11y.hpp"
 #include "ui/state/records.hpp"

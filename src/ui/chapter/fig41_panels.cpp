@@ -1,5 +1,5 @@
 // Figure 4.1 panels, one function each (imgui_demo style). Every number shown
-// comes from attn::run_figure41 (src/core/experiments.hpp); this file only
+// comes from attn::run_figure41 (src/core/chapter/experiments.hpp); this file only
 // arranges and labels it.
 #include "ui/chapter/fig41_panels.hpp"
 

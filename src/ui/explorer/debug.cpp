@@ -1,7 +1,7 @@
 // The debug panel: where the frame time goes (the core vs building the UI),
 // the current config as JSON, and a dump of every matrix (the platform saves
 // state.dump_request: a file on the desktop, a download in the browser).
-#include "api/explorer_json.hpp"
+#include "api/explorer/explorer_json.hpp"
 #include "ui/explorer/explorer.hpp"
 #include "ui/i18n/strings.hpp"
 

@@ -1,6 +1,6 @@
 // The attention explorer's panels, one function each (imgui_demo style), and
 // the few helpers they share. Every number they show comes from the
-// attn::ExplorerResult in AppState (src/core/explorer.hpp); these files only
+// attn::ExplorerResult in AppState (src/core/explorer/explorer.hpp); these files only
 // arrange, label and colour it.
 #pragma once
 

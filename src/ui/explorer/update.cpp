@@ -15,7 +15,7 @@
 // while the last result stays on screen.
 #include <algorithm>
 
-#include "core/explorer_fields.hpp"
+#include "core/explorer/explorer_fields.hpp"
 #include "ui/explorer/explorer.hpp"
 
 namespace attn::ui {

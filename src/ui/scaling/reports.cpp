@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "api/train_json.hpp"
+#include "api/scaling/train_json.hpp"
 #include "ui/scaling/scaling.hpp"
 
 namespace attn::ui {
@@ -44,7 +44,7 @@ nlohmann::json scaling_state_json(const ScalingLab& lab) {
     out["raw_std"] = out["scaled_std"] = out["raw_peak"] = out["scaled_peak"] = nullptr;
   }
   out["curve_points"] = lab.fig42_curve.size();
-  // Each model in the schema `attention_cli train --json` prints (api/train_json.hpp).
+  // Each model in the schema `attention_cli train --json` prints (api/scaling/train_json.hpp).
   // Through its text: the float32 numbers print as the shortest text that reads
   // back exactly (0.003), where converting the tree would widen them to doubles
   // (0.003000000026077032).

@@ -2,7 +2,7 @@
 //   one attention row over n keys (raw vs scaled) | softmax entropy vs d_k
 //   softmax Jacobian norm vs d_k (gradient size)  | float32 stability: naive vs stable softmax
 // Numbers from attention_row, saturation, entropy, softmax_jacobian_norm,
-// naive_softmax and stable_softmax (core/scaling.hpp).
+// naive_softmax and stable_softmax (core/scaling/scaling.hpp).
 #include <algorithm>
 #include <cfloat>
 #include <cmath>

@@ -2,7 +2,7 @@
 // scores divided by sqrt(d_k) and without, on the same seeded batches.
 //   summary table (steps, loss, accuracy, gradient norm, held-out accuracy)
 //   loss | accuracy | gradient norm curves      | each model's attention on one example
-// Every number comes from the Trainers (core/trainer.hpp).
+// Every number comes from the Trainers (core/scaling/trainer.hpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

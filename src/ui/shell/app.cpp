@@ -12,7 +12,7 @@
 #include <imgui_internal.h>  // ImHashStr, ImGuiWindow (measure_wanted_height)
 #include <nlohmann/json.hpp>
 
-#include "api/explorer_json.hpp"
+#include "api/explorer/explorer_json.hpp"
 #include "ui/a11y/a11y.hpp"
 #include "ui/explorer/explorer.hpp"
 #include "ui/i18n/strings.hpp"

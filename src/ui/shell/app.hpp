@@ -59,7 +59,7 @@ std::string layout_json(const AppState& state);
 //  "timings_ms": {"compute", "frame", "recent": [the last 120 frames' ms, oldest first]},
 //  "frame_pieces": [the explorer recompute's pieces each of those frames ran],
 //  "compute_pieces": the last result's recompute's pieces in all}
-// where <model> is api::trained_model_json without history (api/train_json.hpp).
+// where <model> is api::trained_model_json without history (api/scaling/train_json.hpp).
 std::string state_json(const AppState& state);
 
 // [{"id", "source": "explorer"|"chapter"|"scaling", "debug_only"}]: the views

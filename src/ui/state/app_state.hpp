@@ -2,7 +2,7 @@
 // sat on the mat"); shell/app.hpp draws a frame of it.
 //
 // The reader's choices are one attn::ExplorerConfig (serialisable through
-// api::print_explorer_config; its fields are core/explorer_fields.hpp's table)
+// api::print_explorer_config; its fields are core/explorer/explorer_fields.hpp's table)
 // plus the scaling lab's; everything else here is UI-only state (which view,
 // which query and head are selected, zoom), results derived from the config
 // (explorer/update.cpp) or the last frame's outputs. The views are listed in
@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "api/export_tables.hpp"
-#include "core/experiments.hpp"
-#include "core/explorer.hpp"
+#include "api/explorer/export_tables.hpp"
+#include "core/chapter/experiments.hpp"
+#include "core/explorer/explorer.hpp"
 #include "gfx/colormap.hpp"
 #include "ui/state/poem_lab.hpp"
 #include "ui/state/why_lab.hpp"
@@ -134,7 +134,7 @@ struct AppState {
   int compute_pieces = 0;  // the last result's recompute, in all (state().compute_pieces)
   static constexpr std::size_t kRecentFrames = 120;
   std::string dump_request;  // every matrix as JSON, set by the debug button; the platform saves it
-  std::vector<api::ExportFile> export_requests;  // files asked for in the export popup (api/export_tables.hpp); the platform saves them
+  std::vector<api::ExportFile> export_requests;  // files asked for in the export popup (api/explorer/export_tables.hpp); the platform saves them
   std::string png_request;  // the view's PNG at 2x was asked for: its file name ("" = none); the platform renders and saves it
 
   // ---- the plot layer (owns the heatmap GL textures) --------------------------

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/explorer.hpp"
+#include "core/explorer/explorer.hpp"
 #include "core/masks.hpp"
 
 namespace attn::ui {

@@ -1,4 +1,4 @@
-// Export requests: the files (api/export_tables.hpp) and the PNG of the open
+// Export requests: the files (api/explorer/export_tables.hpp) and the PNG of the open
 // view a reader asks for, queued in AppState for the platform to save (a
 // download in the browser, a file in --export-dir on the desktop). The
 // popup (shell/export.hpp), the accessible copy's buttons and the desktop's
@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "api/export_tables.hpp"
-#include "core/explorer.hpp"
+#include "api/explorer/export_tables.hpp"
+#include "core/explorer/explorer.hpp"
 #include "ui/state/views.hpp"
 
 namespace attn::ui {

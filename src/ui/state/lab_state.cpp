@@ -8,15 +8,16 @@
 #include <functional>
 #include <variant>
 
-#include "api/explorer_json.hpp"
-#include "core/explorer_fields.hpp"
+#include "api/explorer/explorer_json.hpp"
+#include "core/explorer/explorer_fields.hpp"
 #include "core/poem/gpt.hpp"
-#include "core/tokenizer.hpp"
+#include "core/base/tokenizer.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/state/app_state.hpp"
 #include "ui/state/controls.hpp"
 #include "ui/state/presets.hpp"
 #include "ui/state/scaling_lab.hpp"
+#include "ui/state/why_lab.hpp"
 #include "ui/widgets/ids.hpp"
 #include "ui/widgets/url_text.hpp"
 
@@ -341,14 +342,14 @@ const std::vector<UiField>& ui_fields() {
                    [](AppState& s, const Json& v) {
                      s.why.panel = v.get<std::string>() == "qkv" ? WhyPanel::Qkv : WhyPanel::Recurrence;
                    }),
-      lab_int_field("why_distance", 0, 64, &AppState::why, &WhyLab::distance,
-                    ATTN_DOC("Recurrence against attention: name the symbol k positions back (1..64); 0 trains on a mix "
-                             "of distances.")),
+      lab_int_field("why_distance", 0, why::kMaxDistance, &AppState::why, &WhyLab::distance,
+                    ATTN_DOC("Recurrence against attention: name the symbol k positions back; 0 trains on a mix of "
+                             "distances.")),
       why_pair_field("why_recurrent", "rnn", "gru", &WhyLab::gru,
                      ATTN_DOC("The recurrent model shown beside attention: the tanh RNN or the GRU (both train).")),
       why_pair_field("why_task", "previous", "lookup", &WhyLab::lookup,
                      ATTN_DOC("Why Q, K and V: the task, the previous symbol or key-value lookup.")),
-      lab_int_field("why_steps", 1, 2000, &AppState::why, &WhyLab::steps,
+      lab_int_field("why_steps", 1, api::WhyLimits::kPageMaxSteps, &AppState::why, &WhyLab::steps,
                     ATTN_DOC("The why-attention experiments' training steps (a run stops there; changing it starts "
                              "the runs again).")),
       lab_int_field("why_seed", 0, 2147483647, &AppState::why, &WhyLab::seed,

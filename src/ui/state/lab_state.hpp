@@ -1,7 +1,7 @@
 // The reader's whole state as one JSON object, described by one field table.
 //
 //   {"text": "我爱自然语言处理", "d_model": 16, "heads": 2, "mask": "causal", ...   the explorer
-//        config's own fields (core/explorer_fields.hpp, printed as compute() takes them)
+//        config's own fields (core/explorer/explorer_fields.hpp, printed as compute() takes them)
 //    "head": -1, "query": 0, "zoom": [1, 0, 0],                                   what is selected
 //    "view": "heatmaps", "panel": "fig42", "debug": 0,                             what is open
 //    "dk": 64, "samples": 4000, "keys": 16, "train_dk": 32, "train_lr": 0.003, "train_seed": 1,

@@ -7,7 +7,7 @@
 // desktop loads the files and calls the session in-process; the browser
 // loads a second wasm module with the weights (web/poem.js), so the lab's
 // first download does not grow. Either way the view speaks to it through
-// `call`, in api/poem_wire.hpp's bytes.
+// `call`, in api/poem/poem_wire.hpp's bytes.
 #pragma once
 
 #include <cstdint>
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "api/export_tables.hpp"
-#include "api/poem_wire.hpp"
+#include "api/explorer/export_tables.hpp"
+#include "api/poem/poem_wire.hpp"
 #include "core/types.hpp"
 
 namespace attn::ui {
@@ -63,7 +63,7 @@ struct PoemLab {
   };
   std::optional<ModelTraining> model_training;
   // The session (set by the platform when the model is ready): a request's
-  // bytes in, the answer's bytes out (api/poem_wire.hpp).
+  // bytes in, the answer's bytes out (api/poem/poem_wire.hpp).
   std::function<std::vector<uint8_t>(const std::vector<uint8_t>&)> call;
   // The trainer's own thread, when the platform has one (the browser: a Web
   // Worker, web/poem.js): the model being trained gets its requests there

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api/explorer_json.hpp"
+#include "api/explorer/explorer_json.hpp"
 #include "ui/state/app_state.hpp"
 #include "ui/widgets/ids.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/explorer.hpp"
+#include "core/explorer/explorer.hpp"
 
 namespace attn::ui {
 

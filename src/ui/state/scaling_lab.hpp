@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "core/experiments.hpp"
-#include "core/scaling.hpp"
-#include "core/trainer.hpp"
+#include "core/chapter/experiments.hpp"
+#include "core/scaling/scaling.hpp"
+#include "core/scaling/trainer.hpp"
 
 namespace attn::ui {
 

@@ -7,7 +7,7 @@
 
 #include <imgui.h>
 
-#include "core/tokenizer.hpp"
+#include "core/base/tokenizer.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/state/app_state.hpp"
 

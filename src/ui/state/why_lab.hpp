@@ -3,7 +3,7 @@
 // and what its models last reported.
 //
 // The models are not here: they train in the experiments' module
-// (api/why_calls.hpp), which the platform provides once the view asks for it
+// (api/why/why_calls.hpp), which the platform provides once the view asks for it
 // (WhyLoad::Requested). The browser loads it as a wasm module of its own
 // (web/why.js), so the lab's first download does not carry it; the desktop
 // and the UI tests call it in-process. Either way the view speaks to it
@@ -15,7 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/why/why_limits.hpp"
 #include "core/types.hpp"
+#include "core/why/why_lab.hpp"
 
 namespace attn::ui {
 
@@ -29,7 +31,7 @@ enum class WhyLoad {
   Failed,     // load_error says why; the rest of the lab keeps working
 };
 
-// The experiments' module (api/why_calls.hpp's functions), set by the platform.
+// The experiments' module (api/why/why_calls.hpp's functions), set by the platform.
 struct WhyCalls {
   std::string (*reset)(const std::string& settings_json) = nullptr;  // "" or what is wrong
   int (*advance)(int panel, double budget_ms) = nullptr;             // steps taken
@@ -40,7 +42,7 @@ struct WhyCalls {
 enum class WhyPanel { Recurrence, Qkv };
 inline constexpr int kWhyPanels = 2;
 
-// One model as the last report gave it (api/why_json.hpp's MODEL).
+// One model as the last report gave it (api/why/why_json.hpp's MODEL).
 struct WhyModel {
   std::string key;  // "rnn", "gru", "attention"; "none", "tied", "separate"
   double accuracy = 0, loss = 0;
@@ -70,11 +72,11 @@ struct WhyRunView {
 struct WhyLab {
   // ---- the reader's choices (state fields: lab_state.cpp) -------------------
   WhyPanel panel = WhyPanel::Recurrence;
-  int distance = 32;   // the recurrence task's k: the symbol k positions back (1..64), 0: a mix
+  int distance = why::ExperimentSettings{}.distance;  // the recurrence task's k (1..why::kMaxDistance), 0: a mix
   bool gru = false;    // the recurrent model shown: the tanh RNN, or the GRU
   bool lookup = false; // the Q/K/V task: the previous symbol, or key-value lookup
-  int steps = 600;     // where training stops (attention_cli why's default)
-  int seed = 1;
+  int steps = api::WhyLimits::kDefaultSteps;  // where training stops (1..api::WhyLimits::kPageMaxSteps)
+  int seed = int(why::ExperimentSettings{}.seed);
 
   // ---- the module and the runs -------------------------------------------------
   WhyLoad load = WhyLoad::Idle;

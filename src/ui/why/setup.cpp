@@ -59,7 +59,7 @@ void task_controls(AppState& state) {
     record_control(state, "why_mix");
     if (!mix) {
       ImGui::SetNextItemWidth(-1);
-      ImGui::SliderInt("##why_distance", &lab.distance, 1, 64, "k = %d", ImGuiSliderFlags_AlwaysClamp);
+      ImGui::SliderInt("##why_distance", &lab.distance, 1, why::kMaxDistance, "k = %d", ImGuiSliderFlags_AlwaysClamp);
       record_control(state, "why_distance");
     }
     choice_pair(state, "why.recurrent", "why.model.rnn", "why.model.gru", &lab.gru, "why_recurrent");
@@ -71,7 +71,7 @@ void task_controls(AppState& state) {
   }
   ImGui::TextUnformatted(tr("why.steps"));
   ImGui::SetNextItemWidth(-1);
-  ImGui::SliderInt("##why_steps", &lab.steps, 1, 2000, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderInt("##why_steps", &lab.steps, 1, api::WhyLimits::kPageMaxSteps, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
   record_control(state, "why_steps");
 }
 

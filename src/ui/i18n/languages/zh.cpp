@@ -266,7 +266,7 @@ constexpr StringEntry kChinese[] = {
      "两个模型从相同的权重出发，看到相同的批次，只有分数的缩放不同。"},
     {"scaling.train.dk", "模型 d_k"},
     {"scaling.train.lr", "学习率"},
-    // en.cpp says "plain SGD"; the trainer (core/trainer.hpp) steps with Adam.
+    // en.cpp says "plain SGD"; the trainer (core/scaling/trainer.hpp) steps with Adam.
     {"scaling.train.lr.help", "学习率：两个模型共用的 Adam 步长；修改它（或模型 d_k）会重新开始训练。"},
     {"scaling.train.start", "开始"},
     {"scaling.train.pause", "暂停"},
