@@ -227,6 +227,7 @@
     lastMoves = cursor.moves;
     if (first && cursor.moves === 0) return;  // nothing moved yet: nothing to say
     clearTimeout(announceTimer);
+    announceTimer = null;  // settled() waits while this is set: a cleared timer must not stay behind
     const wait = ANNOUNCE_MS - (performance.now() - lastAnnounce);
     if (wait <= 0) say(cursor.text);
     else announceTimer = setTimeout(() => { announceTimer = null; say(cursor.text); }, wait);
