@@ -302,9 +302,12 @@
     },
     // For tests and the curious: the longest frame (ms, the app's own work in
     // attn_frame), the wasm memory size (bytes; it only grows) and whether an
-    // animation frame of the lab's is still to come (drawing).
+    // animation frame of the lab's is still to come (drawing). The rest say
+    // why a lab draws nothing: the page hidden, the canvas scrolled away, or
+    // work still pending (what settled() waits out).
     stats({ reset = false } = {}) {
-      const out = { longestFrameMs, wasmBytes: Module ? Module.HEAP8.length : 0, drawing: queued || showQueued };
+      const out = { longestFrameMs, wasmBytes: Module ? Module.HEAP8.length : 0, drawing: queued || showQueued,
+                    pageVisible, onScreen, contextLost, pending, settle, shown };
       if (reset) longestFrameMs = 0;
       return out;
     },

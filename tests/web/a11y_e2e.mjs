@@ -18,7 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { figure42Reference, stdTolerance } from './fig42_reference.mjs';
-import { openLab, runBrowserTest, sameMatrix, values } from './lab.mjs';
+import { openLab, runBrowserTest, sameMatrix, untilDrawn, values } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2);
 const SENTENCE = '猫坐在垫子上它很累';
@@ -81,7 +81,7 @@ async function openMirror(page, url, query) {
 // copy shows it, its announcement made (web/a11y.js settled()).
 async function settle(lab, page) {
   await lab.settled();
-  await page.evaluate(() => window.attentionLabA11y.settled());
+  await untilDrawn(page, 'the accessible copy settled()', page.evaluate(() => window.attentionLabA11y.settled()));
 }
 
 // `value` printed with `decimals` somewhere in the text.

@@ -3,7 +3,7 @@
 // a Lab wrapper that reads window.attentionLab (layout() says where widgets
 // are, state() what the UI holds) and clicks/drags widgets by name.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,11 +18,60 @@ export const READY_TIMEOUT_MS = 120_000;  // shaders compile slowly on a busy ma
 // Firefox/WebKit use) with the page composited in software: the GPU process
 // spent 36 CPU-s on explorer_e2e this way, 69 with SwiftShader (its default
 // here, composited or not). The networking flags keep Chromium off outside hosts.
+// --enable-logging: the browser's log goes to chrome_debug.log in the
+// profile, printed when a test fails (it says why a renderer died).
 export const CHROMIUM_ARGS = ['--no-sandbox', '--use-angle=gl-egl', '--ignore-gpu-blocklist', '--disable-gpu-compositing',
-  '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+  '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--enable-logging'];
+
+// The last lines of a profile's browser log (CHROMIUM_ARGS: --enable-logging).
+export async function printBrowserLog(profile, lines = 40) {
+  const text = await readFile(join(profile, 'chrome_debug.log'), 'utf8').catch(() => '');
+  const last = text.trimEnd().split('\n').filter((l) => !/dbus|D-Bus/.test(l)).slice(-lines).join('\n    ');  // no D-Bus here: noise
+  console.log(`  the browser's log (last ${lines} lines):\n    ${last || '(empty)'}`);
+}
 
 // compute()/layout()/state() may hand back JSON text or an object; the tests want objects.
 export const asObject = (v) => (typeof v === 'string' ? JSON.parse(v) : v);
+
+// A page that draws no frame at all (hidden, or its lab stalled) would keep a
+// wait on frames from ever returning, and the test would end at its ctest
+// timeout saying nothing. Far beyond any frame's time on a loaded machine,
+// the wait fails instead, with what the page's frame scheduler says about why
+// (web/frames.js stats()).
+const FRAMES_CEILING_MS = 180_000;
+// A page whose renderer process died answers nothing more: a wait on it
+// fails at once, saying so, rather than at the ceiling. (The three engines'
+// pages, tests/web/engines/, are adapters with no crash event: their waits
+// end at the ceiling.)
+const crashes = new WeakMap();
+const never = new Promise(() => {});
+function crashOf(page) {
+  if (typeof page.once !== 'function') return never;
+  if (!crashes.has(page)) {
+    crashes.set(page, new Promise((_, fail) => page.once('crash', () => fail(new Error(
+      `the page's renderer process crashed (${page.url()}); the browser's log follows the checks`)))));
+    crashes.get(page).catch(() => {});  // a page that never crashes never rejects; one that does is reported by its wait
+  }
+  return crashes.get(page);
+}
+export async function untilDrawn(page, what, waiting) {
+  let timer;
+  const ceiling = new Promise((_, fail) => {
+    timer = setTimeout(async () => {
+      const why = await Promise.race([
+        page.evaluate(() => JSON.stringify({ visibility: document.visibilityState, hasFocus: document.hasFocus(),
+                                             frames: window.attentionLabFrames?.stats() })).catch((e) => e.message),
+        new Promise((ok) => setTimeout(() => ok('the page does not answer either'), 10_000))]);
+      fail(new Error(`no frame drawn for ${what} in ${FRAMES_CEILING_MS / 1000} s: ${why}`));
+    }, FRAMES_CEILING_MS);
+  });
+  try {
+    return await Promise.race([waiting, ceiling, crashOf(page)]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export class Lab {
   constructor(page) { this.page = page; }
@@ -41,14 +90,16 @@ export class Lab {
   // A few animation frames: ImGui reacts to an event on the next frame and
   // some widgets (combo popups, tabs) need one more to settle.
   frames(n = 3) {
-    return this.page.evaluate((count) => new Promise((ok) => {
+    return untilDrawn(this.page, `${n} animation frames`, this.page.evaluate((count) => new Promise((ok) => {
       const step = (k) => (k ? requestAnimationFrame(() => step(k - 1)) : ok());
       step(count);
-    }), n);
+    }), n));
   }
   // Until the lab has drawn everything asked for so far: the input given, a
   // recompute spread over frames, a tab switch (web/frames.js settled()).
-  settled() { return this.page.evaluate(() => window.attentionLabFrames.settled()); }
+  settled() {
+    return untilDrawn(this.page, 'settled()', this.page.evaluate(() => window.attentionLabFrames.settled()));
+  }
   async canvasOffset() {
     return this.page.evaluate(() => {
       const r = document.querySelector('canvas').getBoundingClientRect();
@@ -191,6 +242,9 @@ export async function runBrowserTest({ name, logName, webDir, artefactsDir, view
     // accessible copy that changed without a new generation is a console error
     // (src/platform/web_app.hpp), which fails the test below.
     await context.addInitScript(() => { window.attentionLabCheckGenerations = true; });
+    const watchCrash = (p) => p.on('crash', () => errors.push(`a page's renderer crashed: ${p.url()}`));
+    context.pages().forEach(watchCrash);
+    context.on('page', watchCrash);
     const page = context.pages()[0] ?? await context.newPage();
     page.on('console', (msg) => {
       log.push(`[${msg.type()}] ${msg.text()}`);
@@ -203,6 +257,7 @@ export async function runBrowserTest({ name, logName, webDir, artefactsDir, view
     c.check(false, 'the browser test ran to the end', e.stack ?? String(e));
     if (errors.length) console.log('  errors so far:\n    ' + errors.join('\n    '));
   } finally {
+    if (c.failures) await printBrowserLog(profile);
     await context?.close().catch(() => {});
     server.close();
     await rm(profile, { recursive: true, force: true });

@@ -486,7 +486,7 @@ async function urlRoundTrip(c, lab, page, url, want) {
           'the address bar carries view=poem, poem=-1, poem_text, poem_layer, poem_head and poem_query after the UI changes',
           page.url());
   const before = await poemState(lab);
-  const fresh = await page.context().newPage();
+  const fresh = await frontPage(page.context());
   const errors = watchErrors(fresh);
   try {
     const freshLab = await openPoem(fresh, url, new URL(page.url()).search);
@@ -611,6 +611,15 @@ async function mirror(c, lab, page, lang) {
           short(m.tables.map((t) => [t.caption, t.rows.length])));
 }
 
+// A second page of the browser, in front: the page behind it is a reader's
+// other tab, which the browser may stop drawing (rAF, and so the lab's
+// frames, wait for a visible page).
+async function frontPage(context) {
+  const page = await context.newPage();
+  await page.bringToFront();
+  return page;
+}
+
 // ---- 8. failures ----------------------------------------------------------------------
 // Console and page errors of a page runBrowserTest does not watch, but for
 // the network errors a test provokes (`expected`).
@@ -628,10 +637,13 @@ async function failures(c, page, url) {
   const real = await readFile(join(webDir, 'poem_model.bin'));
   // A missing file, then Try again with it back.
   {
-    const p404 = await context.newPage();
+    const p404 = await frontPage(context);
     const errors = watchErrors(p404, /404|Failed to load resource/);
     try {
-      await p404.route('**/poem_model.bin', (r) => r.fulfill({ status: 404, body: 'not here' }));
+      // The file comes back by a flag, not by unroute(): unroute waits for
+      // every invocation of the handler still open, with no timeout.
+      let missing = true;
+      await p404.route('**/poem_model.bin', (r) => (missing ? r.fulfill({ status: 404, body: 'not here' }) : r.continue()));
       const lab = await openPoem(p404, url, '?view=poem&lang=en');
       const p = await poemState(lab);
       c.check(p.load === 'failed' && /poem_model\.bin/.test(p.error) && /404/.test(p.error),
@@ -644,7 +656,7 @@ async function failures(c, page, url) {
               short(Object.keys(layout.controls ?? {})));
       const png = await lab.screenshot();
       await writeFile(join(artefactsDir, 'poem_failed_404.png'), PNG.sync.write(png));
-      await p404.unroute('**/poem_model.bin');
+      missing = false;
       await lab.click('poem_retry');
       await waitLoad(p404);
       await waitPoem(p404, (s) => s.load !== 'requested' && s.load !== 'loading', null, POEM_TIMEOUT_MS);
@@ -652,6 +664,10 @@ async function failures(c, page, url) {
       c.check(again.load === 'ready' && again.error === '' && again.tokens?.length > 1,
               'Try again (a real click) with the file back loads the model and reads the poem',
               `load ${again.load}, error "${again.error}"`);
+      const wasmFetches = await p404.evaluate(() => performance.getEntriesByType('resource')
+        .filter((e) => e.name.endsWith('/attention_poem.wasm')).length);
+      c.check(wasmFetches === 1, 'the second load (after the 404) uses the poem module the first one made: attention_poem.wasm fetched once',
+              `${wasmFetches} fetches`);
       c.check(errors.length === 0, 'the 404 page: no console or page errors but the 404 itself', errors.join('\n    '));
     } finally {
       await p404.close();
@@ -659,7 +675,7 @@ async function failures(c, page, url) {
   }
   // A truncated file: the first 1000 bytes.
   {
-    const cut = await context.newPage();
+    const cut = await frontPage(context);
     const errors = watchErrors(cut);
     try {
       await cut.route('**/poem_model.bin', (r) => r.fulfill({ status: 200, contentType: 'application/octet-stream',
@@ -691,7 +707,7 @@ async function failures(c, page, url) {
   // No trainer's worker (poem_worker.js answers 404, as a host that did not
   // copy it): Step still trains, on the page's thread, time-sliced.
   {
-    const alone = await context.newPage();
+    const alone = await frontPage(context);
     const errors = watchErrors(alone, /404|Failed to load resource/);
     try {
       await alone.route('**/poem_worker.js', (r) => r.fulfill({ status: 404, body: 'not here' }));
