@@ -112,34 +112,30 @@
     if (window.attentionLabTextInput) window.attentionLabTextInput.setClipboard(window.location.origin + urlOf(query));
   }
 
-  // A script of the lab's, added once it is needed (not in the first download).
+  // A script of the lab's, added once it is needed (not in the first download):
+  // one load per file, the lazy views' loaders (poem.js, why.js) and their
+  // modules' scripts alike. A failed load is forgotten, so the reader may try again.
+  const scripts = new Map();
   function script(src) {
-    return new Promise((resolve, reject) => {
-      const s = document.createElement('script');
-      s.src = src;
-      s.onload = resolve;
-      s.onerror = () => reject(new Error(src + ': could not be fetched'));
-      document.body.appendChild(s);
-    });
+    if (!scripts.has(src)) {
+      scripts.set(src, new Promise((resolve, reject) => {
+        const s = document.createElement('script');
+        s.src = src;
+        s.onload = () => resolve();
+        s.onerror = () => reject(new Error(src + ': could not be fetched'));
+        document.body.appendChild(s);
+      }).catch((e) => {
+        scripts.delete(src);
+        throw e;
+      }));
+    }
+    return scripts.get(src);
   }
+  window.attentionLabScript = script;
   // The poem model (web/poem.js), when the learned-heads view or loadPoem() first asks.
-  let poemScript = null;
-  function poemLoader() {
-    poemScript = poemScript || script('poem.js').then(() => window.attentionLabPoem, (e) => {
-      poemScript = null;
-      throw e;
-    });
-    return poemScript;
-  }
+  const poemLoader = () => script('poem.js').then(() => window.attentionLabPoem);
   // The why-attention experiments' module (web/why.js), when loadWhy() first asks.
-  let whyScript = null;
-  function loadWhy() {
-    whyScript = whyScript || script('why.js').catch((e) => {
-      whyScript = null;
-      throw e;
-    });
-    return whyScript.then(() => window.attentionLabWhy.load());
-  }
+  const loadWhy = () => script('why.js').then(() => window.attentionLabWhy.load());
   function requestPoem(Module) {
     return poemLoader().then((poem) => poem.request(Module), (e) => {
       window.attentionLabUtf16.call(Module, '_attn_poem_loaded', e.message);

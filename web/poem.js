@@ -34,19 +34,11 @@
   'use strict';
   const status = { state: 'idle', received: 0, total: 0, error: null, ms: 0, trainer: 'none' };
   let model = null;    // the poem module, once loaded
+  let instance = null; // ... made once: Try again after a failed fetch reuses it
   let loading = null;  // the load in progress (or done)
   let files = null;    // the weights and tang300 it loaded: the trainer's worker loads them too
 
-  function script(src) {
-    return new Promise((resolve, reject) => {
-      if (typeof createPoemModel === 'function') return resolve();
-      const s = document.createElement('script');
-      s.src = src;
-      s.onload = () => resolve();
-      s.onerror = () => reject(new Error(`${src}: could not be fetched`));
-      document.head.appendChild(s);
-    });
-  }
+  const script = (src) => window.attentionLabScript(src);  // web/main.js: each file once
 
   // The bytes of url, telling progress(received, total) as they arrive.
   async function fetchBytes(url, progress) {
@@ -125,10 +117,11 @@
     Object.assign(status, { state: 'loading', received: 0, total: 0, error: null });
     loading = (async () => {
       await script('attention_poem.js');
-      const module = await createPoemModel({
+      if (!instance) instance = await createPoemModel({
         print: (text) => console.log(text),
         printErr: (text) => console.warn(text),
       });
+      const module = instance;
       const arriving = (received, total) => {
         Object.assign(status, { received, total });
         lab._attn_poem_progress(received, total);
@@ -148,6 +141,9 @@
       let error;
       try {
         error = module.UTF8ToString(module._poem_load(w, weights.length, t, tang300.length));
+      } catch (e) {
+        instance = null;  // a module that trapped is not used again
+        throw e;
       } finally {
         module._free(w);
         module._free(t);
@@ -315,7 +311,7 @@
     drawAnswers();
   }
 
-  // The bytes of an answer that is only an error (api/poem_wire.hpp: [u32 size][UTF-8]).
+  // The bytes of an answer that is only an error (api/poem/poem_wire.hpp: [u32 size][UTF-8]).
   function errorAnswer(message) {
     const text = new TextEncoder().encode(message);
     const bytes = new Uint8Array(4 + text.length);

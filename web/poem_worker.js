@@ -1,7 +1,7 @@
 // A trainer's thread (web/poem.js): an instance of the poem model's module
 // that trains a fresh model for the learned-heads view, so the page's frames
 // never wait for a training step. Two of them train one model data-parallel:
-// each runs its half of every batch (api/poem_session.hpp: replicas), they
+// each runs its half of every batch (api/poem/poem_session.hpp: replicas), they
 // swap their halves' gradients (each shard's) over a MessageChannel as
 // transferable buffers, and each sums them as one trainer would and takes
 // the same AdamW step, so their weights stay the bits of one trainer. No SharedArrayBuffer: the book's host sends no COOP/COEP.
@@ -10,7 +10,7 @@
 //       role 'first': answers the page's requests (and scores, measures heads);
 //       role 'helper': trains its half of each step whenever the first does.
 //       port: to the other worker (none: one worker trains alone)
-//   first:  {request: bytes, generation} (api/poem_wire.hpp) -> {answer: bytes}, in order
+//   first:  {request: bytes, generation} (api/poem/poem_wire.hpp) -> {answer: bytes}, in order
 //           {compute: config JSON}  -> {computed: result JSON} ({"poem": {"model": "training"}})
 //   helper: {reset: TrainReset bytes, generation} -> trains until the model's last step
 //   both:   {checksum: true} -> {checksum: {steps, hash}} of its weights (between its steps)
@@ -67,7 +67,7 @@ function concat(arrays) {
   return out;
 }
 
-// An answer's leading error (api/poem_wire.hpp: a u32 length, the UTF-8).
+// An answer's leading error (api/poem/poem_wire.hpp: a u32 length, the UTF-8).
 function errorOf(answer) {
   const n = new DataView(answer.buffer, answer.byteOffset).getUint32(0, true);
   return new TextDecoder().decode(answer.subarray(4, 4 + n));

@@ -22,16 +22,7 @@
   let model = null;
   let loading = null;
 
-  function script(src) {
-    return new Promise((resolve, reject) => {
-      if (typeof createWhyModel === 'function') return resolve();
-      const s = document.createElement('script');
-      s.src = src;
-      s.onload = () => resolve();
-      s.onerror = () => reject(new Error(`${src}: could not be fetched`));
-      document.head.appendChild(s);
-    });
-  }
+  const script = (src) => window.attentionLabScript(src);  // web/main.js: each file once
 
   function load() {
     if (loading) return loading;
