@@ -108,6 +108,8 @@ done)
 echo "[test] retakes for an environmental cause: $(grep -c . <<<"$retakes")"
 [ -n "$retakes" ] && sed 's/^\s*/  /' <<<"$retakes"
 ((under_load)) && echo "[test] ran under load: one busy process per core"
-echo "[test] total time $(( $(date +%s) - suite_start )) s (budget 1200 s)"
+# Figures are compared between machines only with the CPU they ran on.
+cpu="$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1) (family $(sed -n 's/^cpu family\s*: //p' /proc/cpuinfo | head -1)), $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB"
+echo "[test] total time $(( $(date +%s) - suite_start )) s (budget 1200 s) on $cpu"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ] && [ "$status" = 0 ]
