@@ -28,8 +28,9 @@ std::string call_why(Op op, int panel, double number, const std::string& text) {
 }
 
 std::string reset(const std::string& settings) { return call_why(Reset, 0, 0, settings); }
+// The view's runs train in web/why.js's worker (or on the page's thread without one).
 int advance(int panel, double budget_ms) {
-  return EM_ASM_INT({ return window.attentionLabWhy.advance($0, $1); }, panel, budget_ms);
+  return EM_ASM_INT({ return window.attentionLabWhy.train($0, $1); }, panel, budget_ms);
 }
 std::string report(int panel) { return call_why(Report, panel, 0, ""); }
 std::string timing(double seconds_each, int n) { return call_why(Timing, n, seconds_each, ""); }

@@ -7,7 +7,8 @@
 //   why_reset(settings_json) -> "" or the error: a fresh run for the settings'
 //     panel ({"experiment": "recurrence" | "qkv", "distance", "task", "steps",
 //     "seed", "batch", "lr"}, as read_why_settings reads them)
-//   why_advance(panel, budget_ms) -> the steps taken within the budget (-1: no run)
+//   why_advance(panel, budget_ms) -> the run's steps after those the budget
+//     allows (a negative budget: none; -1: no run)
 //   why_report(panel) -> the run's document at its step, and "finished"; {"error"} without a run
 //   why_compute(config_json) -> compute()'s {"why": settings}: a fresh run to its
 //     last step, the document attention_cli why ... --json prints; or {"error": ...}

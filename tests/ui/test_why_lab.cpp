@@ -7,10 +7,13 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <deque>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
+#include "api/why/why_calls.hpp"
 #include "api/why/why_session.hpp"
 #include "platform/why_native.hpp"
 #include "ui/a11y/a11y_views.hpp"
@@ -122,6 +125,95 @@ TEST_CASE("why lab: Step takes one step, Reset and a changed setting start again
   why_update(state);
   CHECK(state.why.runs[0].step == 0);
   CHECK(state.why.runs[0].settings["distance"] == 5);
+}
+
+// A trainer on a thread of its own, as the browser's worker (web/why.js,
+// why_worker.js): the view's calls only post messages and answer what was
+// last heard; the thread works when the test lets it run a slice (one step
+// of a training run), then answers its messages in order. The model runs are
+// the in-process ones (api/why/why_calls.hpp).
+namespace threaded {
+enum class Message { Stop, Step, Report };
+bool training = false;
+int heard = 0;  // the steps as the thread last said
+std::string report_heard;
+std::deque<Message> messages;
+
+std::string reset(const std::string& settings) {
+  training = false;
+  heard = 0;
+  messages.clear();
+  return api::why_call_reset(settings);
+}
+int advance(int panel, double budget_ms) {
+  if (budget_ms > 0 && !training) training = true;
+  if (budget_ms == 0) messages.push_back(Message::Step);
+  if (budget_ms < 0 && training) messages.push_back(Message::Stop);
+  if (budget_ms <= 0) training = budget_ms > 0;
+  return api::why_call_advance(panel, -1) < 0 ? -1 : heard;
+}
+std::string report(int) {
+  if (report_heard.empty()) {
+    messages.push_back(Message::Report);
+    return R"({"pending": true})";
+  }
+  return std::exchange(report_heard, "");
+}
+// One slice of the thread: a step of a training run, then the messages.
+void slice(int panel) {
+  bool stopped = false;
+  for (const Message m : messages) stopped |= m == Message::Stop;
+  if (training || stopped) heard = api::why_call_advance(panel, 0);  // a slice already under way when Stop came
+  for (const Message m : std::exchange(messages, {})) {
+    if (m == Message::Step) heard = api::why_call_advance(panel, 0);
+    if (m == Message::Report) {
+      nlohmann::json r = nlohmann::json::parse(api::why_call_report(panel));
+      r["report_ms"] = 250.0;
+      report_heard = r.dump();
+    }
+  }
+  if (stopped) training = false;
+}
+}  // namespace threaded
+
+TEST_CASE("why lab: a trainer on another thread: late steps and reports are picked up, none lost or doubled") {
+  AppState state;
+  open_why(state, "why_steps=20&why_distance=4");
+  state.why.calls = {threaded::reset, threaded::advance, threaded::report, api::why_call_timing};
+  WhyRunView& run = state.why.runs[0];
+  why_train(state, WhyAction::Start);
+  why_update(state);  // the thread starts training
+  for (int i = 0; i < 3; ++i) threaded::slice(0);
+  why_update(state);
+  CHECK(run.step == 3);
+  CHECK(run.running);
+  // Pause: the thread's slice under way still lands, then the report of where it stopped.
+  why_train(state, WhyAction::Pause);
+  why_update(state);
+  CHECK_FALSE(run.running);
+  CHECK(why_pending(state.why));  // the frames keep coming until the thread has answered
+  threaded::slice(0);
+  why_update(state);
+  CHECK(run.step == 4);
+  CHECK(run.reported_step == 4);
+  CHECK(run.report_ms == 250.0);  // what the report cost on its thread spaces the next
+  CHECK_FALSE(run.report.contains("report_ms"));
+  CHECK_FALSE(why_pending(state.why));
+  // Step: its step comes with the thread's next answers; not one more.
+  why_train(state, WhyAction::Step);
+  why_update(state);
+  CHECK(why_pending(state.why));
+  threaded::slice(0);
+  why_update(state);
+  CHECK(run.step == 5);
+  CHECK(run.reported_step == 5);
+  CHECK_FALSE(why_pending(state.why));
+  // The numbers are a fresh run's to step 5: no step lost or taken twice.
+  nlohmann::json report = run.report;
+  report.erase("finished");
+  const nlohmann::json fresh = nlohmann::json::parse(
+      api::why_call_compute(nlohmann::json{{"why", why_settings_json(state.why, WhyPanel::Recurrence, 5)}}.dump()));
+  CHECK(report == fresh);
 }
 
 TEST_CASE("why lab: bad values get a clear message and change nothing") {

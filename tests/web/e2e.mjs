@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 
 import { countDistinctColours } from './pixels.mjs';
 import { asObject, checkEachHeatmap, Lab, READY_TIMEOUT_MS, runBrowserTest, pngFile } from './lab.mjs';
-import { checkWhyModule, checkWhyView, WHY_VIEW_QUERY } from './why_module.mjs';
+import { checkWhyControls, checkWhyModule, checkWhyView, checkWhyWithoutWorker, WHY_CONTROLS_QUERY, WHY_VIEW_QUERY } from './why_module.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
 if (!webDir || !artefactsDir) {
@@ -219,6 +219,11 @@ async function run(c, page, url) {
   await page.goto(`${url}index.html${WHY_VIEW_QUERY}`);
   await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
   await checkWhyView(c, new Lab(page), (name, png) => writeFile(join(artefactsDir, `${name}.png`), png));
+  // ... its controls on a run trained in its worker, and the page without the worker.
+  await page.goto(`${url}index.html${WHY_CONTROLS_QUERY}`);
+  await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
+  await checkWhyControls(c, new Lab(page));
+  await checkWhyWithoutWorker(c, page.context(), url);
   // runBrowserTest adds the last check: no console errors or page errors.
 }
 

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { asObject, checkPixels, pngFile } from './lab.mjs';
+import { asObject, checkPixels, Lab, pngFile } from './lab.mjs';
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'native', 'src', 'cli', 'attention_cli');
 
@@ -88,6 +88,61 @@ export async function checkWhyView(c, lab, save) {
   c.check(asObject(await lab.state()).why.recurrence.step === 12, 'the recurrence run stays as it was meanwhile');
 }
 
+// Start, Pause, Step and Reset with the mouse on a run long enough to be
+// caught mid-way (WHY_CONTROLS_QUERY), trained in the view's worker: Pause
+// stops it where it is, Step takes exactly one step more, and the numbers at
+// that step are a fresh run's to the same step, so no step was lost or taken
+// twice between the threads. Reset starts again at step 0.
+export const WHY_CONTROLS_QUERY = '?view=why&why_distance=8&why_steps=2000&why_seed=3';
+export async function checkWhyControls(c, lab) {
+  const page = lab.page;
+  await untilWhy(page, 'recurrence', 'ready');
+  const run = async () => asObject(await lab.state()).why.recurrence;
+  await lab.click('why_start');
+  c.check((await run()).running, 'Start: the run is training as soon as the click is drawn');
+  await page.waitForFunction(() => window.attentionLab.state().why.recurrence.step >= 3, null, { timeout: 120_000 });
+  await lab.click('why_pause');
+  const paused = await run();
+  c.check(!paused.running && paused.step >= 3 && paused.step < 2000 && paused.reported_step === paused.step,
+          'Pause: the run stops where it is, and its report is of that step',
+          JSON.stringify({ running: paused.running, step: paused.step, reported: paused.reported_step }));
+  await lab.click('why_step');
+  const stepped = await run();
+  c.check(!stepped.running && stepped.step === paused.step + 1 && stepped.reported_step === stepped.step,
+          'Step: exactly one step more (the worker trained nothing after Pause)', `${paused.step} -> ${stepped.step}`);
+  const { result } = await checkPixels(c, lab, `why attention paused at step ${stepped.step}`);
+  const report = { ...stepped.report };
+  delete report.finished;
+  c.check(canonical(report) === canonical(result),
+          `... and its numbers are a fresh run's to step ${stepped.step}, number for number`,
+          `view ${JSON.stringify(report).slice(0, 160)}\n    compute ${JSON.stringify(result).slice(0, 160)}`);
+  await lab.click('why_reset');
+  const reset = await run();
+  c.check(reset.step === 0 && reset.reported_step === 0 && !reset.running, 'Reset: the run starts again at step 0',
+          JSON.stringify({ step: reset.step, reported: reset.reported_step }));
+}
+
+// Without its worker (why_worker.js answers 404, as a host that did not copy
+// it) the view trains on the page's thread, to the same numbers.
+export async function checkWhyWithoutWorker(c, context, url) {
+  const page = await context.newPage();
+  await page.bringToFront();  // the page behind is another tab, which the browser may stop drawing
+  const warnings = [];
+  page.on('console', (m) => warnings.push(m.text()));
+  try {
+    await page.route('**/why_worker.js', (r) => r.fulfill({ status: 404, body: 'not here' }));
+    await page.goto(`${url}index.html${WHY_VIEW_QUERY}`);
+    await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: 120_000 });
+    const lab = new Lab(page);
+    await trainPanel(c, lab, 'recurrence', 'why attention without its worker (why_worker.js: 404)');
+    const status = await page.evaluate(() => window.attentionLabWhy.status());
+    c.check(status.trainer === 'page' && warnings.some((w) => w.includes("trains on the page's thread")),
+            '... trained on the page\'s thread, and the console says why', JSON.stringify(status));
+  } finally {
+    await page.close();
+  }
+}
+
 // checks: tests/web/lab.mjs's Checks; page: a Playwright page with the lab ready.
 export async function checkWhyModule(c, page) {
   const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
@@ -96,7 +151,9 @@ export async function checkWhyModule(c, page) {
   c.check(await page.evaluate(() => window.attentionLab.compute({ why: {} }).error?.includes('loadWhy()')),
           'before loadWhy(), compute({why}) says how to load the module');
   await page.evaluate(() => window.attentionLab.loadWhy());
-  c.check(await page.evaluate(() => window.attentionLabWhy.status().state === 'loaded'), 'loadWhy() loads it');
+  const status = await page.evaluate(() => window.attentionLabWhy.status());
+  c.check(status.state === 'loaded' && status.trainer === 'worker',
+          "loadWhy() loads it, and the view's runs will train in a Web Worker (why_worker.js)", JSON.stringify(status));
   if (!c.check(existsSync(CLI), `the native CLI to compare with is built (${CLI})`)) return;
 
   const runs = [
@@ -119,9 +176,10 @@ export async function checkWhyModule(c, page) {
     const settings = { experiment: 'qkv', task: 'previous', steps: 30, batch: 8, seed: 2 };
     const error = why.reset(settings);
     let slices = 0;
-    while (!why.report(1).finished && slices < 10000) {
-      if (why.advance(1, 4) < 1) return { error: 'a slice took no step' };
-      ++slices;
+    for (let steps = 0; !why.report(1).finished && slices < 10000; ++slices) {
+      const now = why.advance(1, 4);
+      if (now <= steps) return { error: `a slice took no step (${steps} -> ${now})` };
+      steps = now;
     }
     const report = why.report(1);
     delete report.finished;

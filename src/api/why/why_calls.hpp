@@ -12,7 +12,8 @@ namespace attn::api {
 // A fresh run of the settings' panel (read_why_settings' JSON): "" or what is wrong.
 std::string why_call_reset(const std::string& settings_json);
 // Steps of the panel's run (0: recurrence, 1: qkv) until budget_ms of this
-// module's clock is spent, at least one while any remain; -1 without a run.
+// module's clock is spent, at least one while any remain (a negative budget:
+// none). The run's steps after them; -1 without a run.
 int why_call_advance(int panel, double budget_ms);
 // The panel's run at its step: attention_cli why's document with "finished",
 // or {"error": ...}.

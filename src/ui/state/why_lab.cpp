@@ -80,8 +80,13 @@ void fetch_report(AppState& state, WhyPanel panel) {
   WhyRunView& run = lab.runs[int(panel)];
   const double start = state.clock.now_ms();
   nlohmann::json report = nlohmann::json::parse(lab.calls.report(int(panel)), nullptr, false);
+  if (report.is_object() && report.contains("pending")) return;  // a trainer's thread is working on it
   run.reported_ms = state.clock.now_ms();
   run.report_ms = run.reported_ms - start;
+  if (report.is_object() && report.contains("report_ms")) {  // what it cost on the trainer's thread
+    run.report_ms = number(report, "report_ms", run.report_ms);
+    report.erase("report_ms");
+  }
   if (!report.is_object() || report.contains("error")) {
     run.error = report.is_object() ? report["error"].get<std::string>() : "why: the module's report is not JSON";
     run.running = false;
@@ -90,6 +95,7 @@ void fetch_report(AppState& state, WhyPanel panel) {
   }
   run.step = report.value("steps", run.step);
   run.finished = report.value("finished", false);
+  run.confirm = false;
   run.models = read_models(report, panel, lab.lookup);
   run.report = std::move(report);
   run.reported_step = run.step;
@@ -112,7 +118,7 @@ void start_fresh(AppState& state, WhyPanel panel) {
 bool report_stale(const WhyLab& lab) {
   const WhyRunView& run = why_run_shown(lab);
   return lab.load == WhyLoad::Ready &&
-         (why_needs_fresh_run(lab, lab.panel) || (run.error.empty() && run.reported_step != run.step));
+         (why_needs_fresh_run(lab, lab.panel) || (run.error.empty() && (run.reported_step != run.step || run.confirm)));
 }
 
 }  // namespace
@@ -150,7 +156,10 @@ void why_train(AppState& state, WhyAction action) {
   mark_state_changed(state);
   switch (action) {
     case WhyAction::Start: run.running = !run.finished && run.error.empty(); break;
-    case WhyAction::Pause: run.running = false; break;
+    case WhyAction::Pause:
+      run.running = false;
+      run.confirm = true;
+      break;
     case WhyAction::Reset:
       run.reset_needed = true;
       run.running = false;
@@ -158,7 +167,8 @@ void why_train(AppState& state, WhyAction action) {
     case WhyAction::Step:
       run.running = false;
       if (lab.load != WhyLoad::Ready || why_needs_fresh_run(lab, panel) || run.finished || !run.error.empty()) break;
-      run.step += std::max(0, lab.calls.advance(int(panel), 0.0));  // a zero budget: one step
+      if (const int steps = lab.calls.advance(int(panel), 0.0); steps >= 0) run.step = steps;  // a zero budget: one step
+      run.confirm = true;
       break;
   }
 }
@@ -185,15 +195,23 @@ void why_update(AppState& state) {
       if (panel == lab.panel) start_fresh(state, panel);
       else run.running = false;  // its settings changed while another panel was shown
     }
-    if (!run.running || (report_due && panel == lab.panel)) continue;
-    const int taken = lab.calls.advance(p, budget);
+    if (why_needs_fresh_run(lab, panel) || (run.running && report_due && panel == lab.panel)) continue;
+    if (!run.running) {
+      // Stopped: its steps as the trainer last said (a thread's last slice may come after Pause).
+      if (const int steps = lab.calls.advance(p, -1.0); steps >= 0 && steps != run.step) {
+        run.step = steps;
+        mark_state_changed(state);
+      }
+      continue;
+    }
+    const int steps = lab.calls.advance(p, budget);
     lab.trained_until_ms = state.clock.now_ms();
-    if (taken < 0) {
+    if (steps < 0) {
       run.running = false;
       run.reset_needed = true;
       continue;
     }
-    run.step += taken;
+    run.step = steps;
     if (run.step >= lab.steps) run.running = false;
   }
   if (report_stale(lab) && !why_needs_fresh_run(lab, lab.panel) && (!shown.running || report_due))

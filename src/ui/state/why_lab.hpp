@@ -31,12 +31,19 @@ enum class WhyLoad {
   Failed,     // load_error says why; the rest of the lab keeps working
 };
 
-// The experiments' module (api/why/why_calls.hpp's functions), set by the platform.
+// The experiments' module (api/why/why_calls.hpp's functions), set by the
+// platform. In the browser the runs train on a thread of their own (web/why.js):
+// advance then starts, steps or stops that thread's run and answers the steps
+// as last heard, and report answers {"pending": true} until the thread's
+// report comes (then with "report_ms": what it cost there); either answers
+// later frames. The desktop answers at once.
 struct WhyCalls {
   std::string (*reset)(const std::string& settings_json) = nullptr;  // "" or what is wrong
-  int (*advance)(int panel, double budget_ms) = nullptr;             // steps taken
-  std::string (*report)(int panel) = nullptr;                        // the run's JSON at its step
-  std::string (*timing)(double seconds_each, int n) = nullptr;       // {"forward": rows}
+  // The run's steps after those budget_ms allows (0: one step, < 0: none, a
+  // trainer elsewhere stops); -1 without a run.
+  int (*advance)(int panel, double budget_ms) = nullptr;
+  std::string (*report)(int panel) = nullptr;                   // the run's JSON at its step
+  std::string (*timing)(double seconds_each, int n) = nullptr;  // {"forward": rows}
 };
 
 enum class WhyPanel { Recurrence, Qkv };
@@ -63,6 +70,7 @@ struct WhyRunView {
   std::string error;         // why the run could not start, or its report failed
   nlohmann::json report;     // the last report as the module sent it (state().why)
   int reported_step = -1;    // ... and the step it belongs to
+  bool confirm = false;      // Pause or Step: a report after the trainer's last step, however late
   double reported_ms = 0;    // when it came (AppState::clock, ms) ...
   double report_ms = 0;      // ... and how long it took
   std::vector<WhyModel> models;  // report's models, in the module's order
