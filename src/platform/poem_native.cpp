@@ -38,7 +38,7 @@ void serve_corpus(ui::AppState& state) {
   const std::string path = model.substr(0, model.find_last_of('/') + 1) + "tang_train";
   std::string slice;
   if (!read_file(path, slice)) {
-    lab.corpus = ui::PoemLoad::Failed;
+    lab.corpus = ui::ModuleLoad::Failed;
     lab.corpus_error = path + ": cannot read it (the native build makes it with the weights: scripts/poem_model.sh)";
     return;
   }
@@ -48,26 +48,26 @@ void serve_corpus(ui::AppState& state) {
   const std::vector<uint8_t> answer = lab.call(request.bytes);
   api::WireReader in(answer.data(), answer.size());
   lab.corpus_error = in.str();
-  lab.corpus = lab.corpus_error.empty() ? ui::PoemLoad::Ready : ui::PoemLoad::Failed;
+  lab.corpus = lab.corpus_error.empty() ? ui::ModuleLoad::Ready : ui::ModuleLoad::Failed;
 }
 
 }  // namespace
 
 void serve_poem_natively(ui::AppState& state) {
   ui::PoemLab& lab = state.poem;
-  if (lab.corpus == ui::PoemLoad::Requested && lab.call) serve_corpus(state);
-  if (lab.load != ui::PoemLoad::Requested) return;
+  if (lab.corpus == ui::ModuleLoad::Requested && lab.call) serve_corpus(state);
+  if (lab.load != ui::ModuleLoad::Requested) return;
   ui::mark_state_changed(state);
   const std::string model_path = env_or("ATTN_POEM_MODEL", ATTN_POEM_MODEL_FILE);
   const std::string corpus = env_or("ATTN_POEM_CORPUS", "/usr/share/games/fortunes") + "/tang300";
   std::string model_bytes, tang300;
   if (!read_file(model_path, model_bytes)) {
-    lab.load = ui::PoemLoad::Failed;
+    lab.load = ui::ModuleLoad::Failed;
     lab.load_error = model_path + ": cannot read it (the native build trains it: cmake --build --preset native --target poem_model)";
     return;
   }
   if (!read_file(corpus, tang300)) {
-    lab.load = ui::PoemLoad::Failed;
+    lab.load = ui::ModuleLoad::Failed;
     lab.load_error = corpus + ": cannot read it (Debian's fortunes-zh: scripts/setup.sh installs it)";
     return;
   }
@@ -75,14 +75,14 @@ void serve_poem_natively(ui::AppState& state) {
   const std::string error =
       session->load(reinterpret_cast<const uint8_t*>(model_bytes.data()), model_bytes.size(), tang300);
   if (!error.empty()) {
-    lab.load = ui::PoemLoad::Failed;
+    lab.load = ui::ModuleLoad::Failed;
     lab.load_error = error;
     return;
   }
   ui::poem_take_summary(lab, session->summary());
   lab.received = lab.total = double(model_bytes.size());
   lab.call = [session](const std::vector<uint8_t>& request) { return session->serve(request.data(), request.size()); };
-  lab.load = ui::PoemLoad::Ready;
+  lab.load = ui::ModuleLoad::Ready;
   lab.load_error.clear();
 }
 

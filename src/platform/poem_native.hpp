@@ -10,7 +10,7 @@
 
 namespace attn::platform {
 
-// Between frames: loads the model if the view asked for it (PoemLoad::Requested).
+// Between frames: loads the model if the view asked for it (ModuleLoad::Requested).
 void serve_poem_natively(ui::AppState& state);
 
 }  // namespace attn::platform

@@ -53,16 +53,16 @@ void post_to_trainer(const std::vector<uint8_t>& request) {
 
 void serve_poem_from_page(ui::AppState& state) {
   ui::PoemLab& lab = state.poem;
-  if (lab.corpus == ui::PoemLoad::Requested) {
-    lab.corpus = ui::PoemLoad::Loading;
+  if (lab.corpus == ui::ModuleLoad::Requested) {
+    lab.corpus = ui::ModuleLoad::Loading;
     ui::mark_state_changed(state);
     EM_ASM({
       if (typeof Module.attnRequestPoemCorpus === "function") Module.attnRequestPoemCorpus(Module);
       else Module._attn_poem_corpus_loaded(0);
     });
   }
-  if (lab.load != ui::PoemLoad::Requested) return;
-  lab.load = ui::PoemLoad::Loading;
+  if (lab.load != ui::ModuleLoad::Requested) return;
+  lab.load = ui::ModuleLoad::Loading;
   lab.received = lab.total = 0;
   ui::mark_state_changed(state);
   EM_ASM({
@@ -77,7 +77,7 @@ extern "C" {
 
 EMSCRIPTEN_KEEPALIVE void attn_poem_progress(double received, double total) {
   attn::ui::AppState& state = attn::platform::web_app().state;
-  if (state.poem.load != attn::ui::PoemLoad::Ready) state.poem.load = attn::ui::PoemLoad::Loading;
+  if (state.poem.load != attn::ui::ModuleLoad::Ready) state.poem.load = attn::ui::ModuleLoad::Loading;
   state.poem.received = received;
   state.poem.total = total;
   attn::ui::mark_state_changed(state);
@@ -87,8 +87,8 @@ EMSCRIPTEN_KEEPALIVE void attn_poem_progress(double received, double total) {
 // training behind it has come this far (web/poem.js polls poem_training.json).
 EMSCRIPTEN_KEEPALIVE void attn_poem_training(int step, int steps, double seconds) {
   attn::ui::AppState& state = attn::platform::web_app().state;
-  if (state.poem.load == attn::ui::PoemLoad::Ready) return;
-  state.poem.load = attn::ui::PoemLoad::Loading;
+  if (state.poem.load == attn::ui::ModuleLoad::Ready) return;
+  state.poem.load = attn::ui::ModuleLoad::Loading;
   state.poem.model_training = attn::ui::PoemLab::ModelTraining{std::max(0, step), std::max(0, steps), seconds};
   attn::ui::mark_state_changed(state);
 }
@@ -101,7 +101,7 @@ EMSCRIPTEN_KEEPALIVE void attn_poem_loaded(const char* error) {
   ui::mark_state_changed(state);
   lab.model_training.reset();
   if (!error || *error) {
-    lab.load = ui::PoemLoad::Failed;
+    lab.load = ui::ModuleLoad::Failed;
     lab.load_error = error ? error : "this page has no loader for it (web/poem.js)";
     return;
   }
@@ -113,13 +113,13 @@ EMSCRIPTEN_KEEPALIVE void attn_poem_loaded(const char* error) {
   const std::string e = in.str();
   api::PoemSummary summary = api::read_summary(in);
   if (!e.empty() || !in.ok()) {
-    lab.load = ui::PoemLoad::Failed;
+    lab.load = ui::ModuleLoad::Failed;
     lab.load_error = e.empty() ? "the model's summary was cut short" : e;
     lab.call = nullptr;
     return;
   }
   ui::poem_take_summary(lab, std::move(summary));
-  lab.load = ui::PoemLoad::Ready;
+  lab.load = ui::ModuleLoad::Ready;
   lab.load_error.clear();
 }
 
@@ -144,10 +144,10 @@ EMSCRIPTEN_KEEPALIVE void attn_add_view_strings(const char* records) {
 EMSCRIPTEN_KEEPALIVE void attn_poem_corpus_loaded(const char* error) {
   attn::ui::AppState& state = attn::platform::web_app().state;
   attn::ui::mark_state_changed(state);
-  state.poem.corpus = error && !*error ? attn::ui::PoemLoad::Ready : attn::ui::PoemLoad::Failed;
+  state.poem.corpus = error && !*error ? attn::ui::ModuleLoad::Ready : attn::ui::ModuleLoad::Failed;
   state.poem.corpus_error = error ? error : "this page has no loader for it (web/poem.js)";
   // A new trainer (the first, or one after a worker stopped): Start begins from a fresh model.
-  if (state.poem.corpus == attn::ui::PoemLoad::Ready) state.poem.training.reset();
+  if (state.poem.corpus == attn::ui::ModuleLoad::Ready) state.poem.training.reset();
   // Without a worker (none in this browser, or it failed to start) training runs here, time-sliced.
   state.poem.post = EM_ASM_INT({ return !!Module.attnPoemPost; }) ? attn::platform::post_to_trainer : nullptr;
   // Workers that each train a part of every batch (web/poem.js: two when the browser starts both).

@@ -38,8 +38,8 @@ std::string timing(double seconds_each, int n) { return call_why(Timing, n, seco
 }  // namespace
 
 void serve_why_from_page(ui::AppState& state) {
-  if (state.why.load != ui::WhyLoad::Requested) return;
-  state.why.load = ui::WhyLoad::Loading;
+  if (state.why.load != ui::ModuleLoad::Requested) return;
+  state.why.load = ui::ModuleLoad::Loading;
   ui::mark_state_changed(state);
   EM_ASM({
     if (typeof Module.attnRequestWhy === "function") Module.attnRequestWhy(Module);
@@ -57,12 +57,12 @@ EMSCRIPTEN_KEEPALIVE void attn_why_loaded(const char* error) {
   ui::AppState& state = platform::web_app().state;
   ui::mark_state_changed(state);
   if (!error || *error) {
-    state.why.load = ui::WhyLoad::Failed;
+    state.why.load = ui::ModuleLoad::Failed;
     state.why.load_error = error ? error : "this page has no loader for it (web/why.js)";
     return;
   }
   state.why.calls = {platform::reset, platform::advance, platform::report, platform::timing};
-  state.why.load = ui::WhyLoad::Ready;
+  state.why.load = ui::ModuleLoad::Ready;
   state.why.load_error.clear();
 }
 

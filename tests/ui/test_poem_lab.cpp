@@ -21,7 +21,7 @@
 TEST_CASE("poem lab: a model still being trained behind the page: its step of the steps and the time left") {
   using attn::ui::PoemLab;
   PoemLab lab;
-  lab.load = attn::ui::PoemLoad::Loading;
+  lab.load = attn::ui::ModuleLoad::Loading;
   lab.model_training = PoemLab::ModelTraining{0, 14000, 0};
   // Before a step has been timed there is no pace to go by.
   CHECK(attn::ui::poem_training_seconds_left(*lab.model_training) == -1);
@@ -116,7 +116,7 @@ void make_ready(AppState& state) {
   poem_take_summary(state.poem, s->summary());
   CHECK(state.poem.poem == s->summary().default_poem);  // the view opens on the poem the numbers chose
   state.poem.poem = 0;  // the checks below read held-out poem 0
-  state.poem.load = PoemLoad::Ready;
+  state.poem.load = ModuleLoad::Ready;
   REQUIRE(view_from_id("poem", &state.view));
   REQUIRE(poem_open(state));
 }
@@ -224,13 +224,13 @@ int as_int(const std::string& text) { return std::atoi(text.c_str()); }
 TEST_CASE("poem lab: opened, it asks for the model; ready, it reads held-out poem 0 as the session does") {
   AppState state;
   REQUIRE(view_from_id("poem", &state.view));
-  CHECK(state.poem.load == PoemLoad::Idle);
+  CHECK(state.poem.load == ModuleLoad::Idle);
   poem_update(state);
-  CHECK(state.poem.load == PoemLoad::Requested);  // the platform loads it
+  CHECK(state.poem.load == ModuleLoad::Requested);  // the platform loads it
   CHECK(poem_busy(state.poem));
   CHECK(!state.poem.reading);
   poem_update(state);
-  CHECK(state.poem.load == PoemLoad::Requested);
+  CHECK(state.poem.load == ModuleLoad::Requested);
   CHECK(!state.poem.reading);
 
   make_ready(state);
@@ -491,9 +491,9 @@ TEST_CASE("poem lab: training in the page (Step, Start, Pause) lowers the held-o
   poem_update(state);
   // Start asks for the rest of the corpus; the platform hands it to the session (as poem_native.cpp does).
   poem_train(state, PoemTrainAction::Step);
-  CHECK(state.poem.corpus == PoemLoad::Requested);
+  CHECK(state.poem.corpus == ModuleLoad::Requested);
   give_session_corpus();
-  state.poem.corpus = PoemLoad::Ready;
+  state.poem.corpus = ModuleLoad::Ready;
   // Step: exactly one step (its 16 sequences over several frames), then it pauses.
   for (int frame = 0; frame < 400 && state.poem.training_running; ++frame) poem_update(state);
   REQUIRE(state.poem.training);
@@ -565,7 +565,7 @@ TEST_CASE("poem lab: training through a posted trainer (the browser's worker) an
     return op;
   };
   poem_train(state, PoemTrainAction::Step);
-  state.poem.corpus = PoemLoad::Ready;
+  state.poem.corpus = ModuleLoad::Ready;
   poem_update(state);
   REQUIRE(queue.size() == 1);  // a fresh model first, and nothing more until it answers
   CHECK(answer_one() == api::PoemOp::TrainReset);

@@ -31,9 +31,9 @@ void open_why(AppState& state, const std::string& query) {
   CHECK(apply_url_query(state, "view=why&" + query).empty());
   REQUIRE(why_open(state));
   why_update(state);
-  CHECK(state.why.load == WhyLoad::Requested);  // asks the platform
+  CHECK(state.why.load == ModuleLoad::Requested);  // asks the platform
   platform::serve_why_natively(state);
-  REQUIRE(state.why.load == WhyLoad::Ready);
+  REQUIRE(state.why.load == ModuleLoad::Ready);
   why_update(state);
   CHECK(why_run_shown(state.why).reported_step == 0);
 }

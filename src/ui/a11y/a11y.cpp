@@ -253,8 +253,8 @@ void scaling_controls(PageControls& controls, const AppState& state) {
 // them: the text or a held-out poem, the layer, head and position, 续写.
 void poem_controls(PageControls& controls, const AppState& state) {
   const PoemLab& lab = state.poem;
-  if (lab.load != PoemLoad::Ready || !lab.summary) {
-    if (lab.load == PoemLoad::Failed) add(controls, "poem_retry", tr("poem.load.retry"), "button", "null");
+  if (lab.load != ModuleLoad::Ready || !lab.summary) {
+    if (lab.load == ModuleLoad::Failed) add(controls, "poem_retry", tr("poem.load.retry"), "button", "null");
     return;
   }
   add(controls, "poem_text", tr("poem.text"), "text", quote(poem_text_shown(lab)));
@@ -348,7 +348,7 @@ bool a11y_press(AppState& state, const std::string& action) {
     return true;
   }
   if (action == "poem_retry") {
-    if (state.poem.load == PoemLoad::Failed) state.poem.load = PoemLoad::Requested;
+    if (state.poem.load == ModuleLoad::Failed) state.poem.load = ModuleLoad::Requested;
     return true;
   }
   for (const TrainingAction& training : training_actions())

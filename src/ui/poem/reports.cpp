@@ -5,24 +5,9 @@
 
 namespace attn::ui {
 
-namespace {
-
-const char* load_id(PoemLoad load) {
-  switch (load) {
-    case PoemLoad::Idle: return "idle";
-    case PoemLoad::Requested: return "requested";
-    case PoemLoad::Loading: return "loading";
-    case PoemLoad::Ready: return "ready";
-    case PoemLoad::Failed: return "failed";
-  }
-  return "idle";
-}
-
-}  // namespace
-
 nlohmann::json poem_state_json(const PoemLab& lab) {
   using nlohmann::json;
-  json out = {{"load", load_id(lab.load)}, {"received", lab.received}, {"total", lab.total},
+  json out = {{"load", module_load_name(lab.load)}, {"received", lab.received}, {"total", lab.total},
               {"error", lab.load_error},  {"poem", lab.poem},           {"text", poem_text_in_use(lab)},
               {"probe", lab.probe},       {"outline", lab.outline},
               {"layer", lab.layer},       {"head", lab.head},           {"query", poem_query(lab)},
@@ -31,7 +16,7 @@ nlohmann::json poem_state_json(const PoemLab& lab) {
     out["model_training"] = {{"step", lab.model_training->step}, {"steps", lab.model_training->steps},
                              {"seconds", lab.model_training->seconds},
                              {"seconds_left", poem_training_seconds_left(*lab.model_training)}};
-  out["corpus"] = load_id(lab.corpus);
+  out["corpus"] = module_load_name(lab.corpus);
   out["running"] = lab.training_running;
   out["posted"] = lab.posted;  // requests on their way to the trainer's worker (a step may land after Pause)
   if (lab.training) {

@@ -103,7 +103,7 @@ void training_controls(AppState& state) {
   button("poem.train.step", "poem_train_step", PoemTrainAction::Step);
   ImGui::SameLine();
   button("poem.train.reset", "poem_train_reset", PoemTrainAction::Reset);
-  if (lab.corpus == PoemLoad::Loading || lab.corpus == PoemLoad::Requested) ImGui::TextWrapped("%s", tr("poem.train.corpus"));
+  if (lab.corpus == ModuleLoad::Loading || lab.corpus == ModuleLoad::Requested) ImGui::TextWrapped("%s", tr("poem.train.corpus"));
   if (!lab.corpus_error.empty()) ImGui::TextWrapped("%s", lab.corpus_error.c_str());
   if (lab.training) {
     const api::PoemTraining& t = *lab.training;
@@ -127,7 +127,7 @@ void model_facts(const PoemLab& lab) {
 
 void poem_setup_panel(AppState& state) {
   PoemLab& lab = state.poem;
-  if (lab.load != PoemLoad::Ready) {
+  if (lab.load != ModuleLoad::Ready) {
     ImGui::TextWrapped("%s", poem_load_text(lab).c_str());
     return;
   }

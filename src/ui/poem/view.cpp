@@ -51,14 +51,14 @@ void load_status(AppState& state) {
   PoemLab& lab = state.poem;
   ImGui::TextWrapped("%s", poem_load_text(lab).c_str());
   const PoemLab::ModelTraining* training = lab.model_training ? &*lab.model_training : nullptr;
-  if (lab.load == PoemLoad::Loading && training && training->steps > 0)
+  if (lab.load == ModuleLoad::Loading && training && training->steps > 0)
     ImGui::ProgressBar(float(training->step) / float(training->steps), ImVec2(ImGui::GetFontSize() * 16, 0));
-  else if (lab.load == PoemLoad::Loading && lab.total > 0)
+  else if (lab.load == ModuleLoad::Loading && lab.total > 0)
     ImGui::ProgressBar(float(std::min(1.0, lab.received / lab.total)), ImVec2(ImGui::GetFontSize() * 16, 0));
-  if (lab.load == PoemLoad::Failed) {
+  if (lab.load == ModuleLoad::Failed) {
     ImGui::TextWrapped("%s", tr("poem.load.rest_works"));
     if (ImGui::Button(tr("poem.load.retry"))) {
-      lab.load = PoemLoad::Requested;
+      lab.load = ModuleLoad::Requested;
       lab.load_error.clear();
     }
     record_control(state, "poem_retry");
@@ -340,23 +340,23 @@ std::string model_training_text(const PoemLab::ModelTraining& training) {
 
 std::string poem_load_text(const PoemLab& lab) {
   switch (lab.load) {
-    case PoemLoad::Idle:
-    case PoemLoad::Requested: return tr("poem.load.starting");
-    case PoemLoad::Loading:
+    case ModuleLoad::Idle:
+    case ModuleLoad::Requested: return tr("poem.load.starting");
+    case ModuleLoad::Loading:
       if (lab.model_training) return model_training_text(*lab.model_training);
       return lab.total > 0 ? format(tr("poem.load.progress.fmt"), lab.received / 1e6, lab.total / 1e6)
                            : tr("poem.load.starting");
-    case PoemLoad::Ready: return tr("poem.load.ready");
-    case PoemLoad::Failed: return std::string(tr("poem.load.failed")) + " " + lab.load_error;
+    case ModuleLoad::Ready: return tr("poem.load.ready");
+    case ModuleLoad::Failed: return std::string(tr("poem.load.failed")) + " " + lab.load_error;
   }
   return "";
 }
 
 void poem_view(AppState& state) {
   PoemLab& lab = state.poem;
-  if (lab.load != PoemLoad::Ready || !lab.reading) {
+  if (lab.load != ModuleLoad::Ready || !lab.reading) {
     load_status(state);
-    if (lab.load == PoemLoad::Ready && !lab.read_error.empty()) ImGui::TextWrapped("%s", lab.read_error.c_str());
+    if (lab.load == ModuleLoad::Ready && !lab.read_error.empty()) ImGui::TextWrapped("%s", lab.read_error.c_str());
     return;
   }
   const api::PoemReadingData& r = *lab.reading;
@@ -402,7 +402,7 @@ void poem_view(AppState& state) {
 
 void describe_poem(const AppState& state, A11yView& out) {
   const PoemLab& lab = state.poem;
-  if (lab.load != PoemLoad::Ready || !lab.reading) {
+  if (lab.load != ModuleLoad::Ready || !lab.reading) {
     out.summary = poem_load_text(lab);
     return;
   }

@@ -233,7 +233,7 @@ void train_slice(AppState& state) {
 // what arrived.
 void keep_training(AppState& state) {
   PoemLab& lab = state.poem;
-  if (lab.post && lab.training_running && lab.corpus == PoemLoad::Ready && lab.training && !lab.training->finished)
+  if (lab.post && lab.training_running && lab.corpus == ModuleLoad::Ready && lab.training && !lab.training->finished)
     train_slice(state);
 }
 
@@ -242,12 +242,12 @@ void keep_training(AppState& state) {
 void poem_train(AppState& state, PoemTrainAction action) {
   PoemLab& lab = state.poem;
   mark_state_changed(state);
-  if (lab.load != PoemLoad::Ready) return;
+  if (lab.load != ModuleLoad::Ready) return;
   switch (action) {
     case PoemTrainAction::Start:
     case PoemTrainAction::Step:
-      if (lab.corpus != PoemLoad::Ready) {
-        if (lab.corpus != PoemLoad::Loading) lab.corpus = PoemLoad::Requested;  // the platform fetches it
+      if (lab.corpus != ModuleLoad::Ready) {
+        if (lab.corpus != ModuleLoad::Loading) lab.corpus = ModuleLoad::Requested;  // the platform fetches it
       }
       lab.training_running = true;
       lab.show_trained = true;
@@ -261,7 +261,7 @@ void poem_train(AppState& state, PoemTrainAction action) {
     case PoemTrainAction::Reset:
       lab.training_running = false;
       lab.training_step_target = 0;
-      if (lab.corpus == PoemLoad::Ready) reset_training(state);
+      if (lab.corpus == ModuleLoad::Ready) reset_training(state);
       else lab.training.reset();
       break;
   }
@@ -342,10 +342,10 @@ std::string poem_first_line(const std::string& poem) { return poem.substr(0, poe
 
 void poem_update(AppState& state) {
   PoemLab& lab = state.poem;
-  if (lab.load == PoemLoad::Idle) lab.load = PoemLoad::Requested;  // the platform loads it (once)
-  if (lab.load != PoemLoad::Ready) return;
+  if (lab.load == ModuleLoad::Idle) lab.load = ModuleLoad::Requested;  // the platform loads it (once)
+  if (lab.load != ModuleLoad::Ready) return;
   if (lab.sampling) sample_step(state);
-  if (lab.corpus == PoemLoad::Failed) lab.training_running = false;
+  if (lab.corpus == ModuleLoad::Failed) lab.training_running = false;
   // "Your model" stays chosen while its first answer is on the way.
   const bool in_flight = training_in_flight(lab) > 0;
   if (lab.show_trained && !lab.training && !lab.training_running && !in_flight) lab.show_trained = false;
@@ -354,7 +354,7 @@ void poem_update(AppState& state) {
   const bool stale = lab.read_again || (!lab.reading && lab.read_error.empty()) || text != lab.read_text ||
                      lab.read_trained != trained;
   if (stale && !lab.read_posted) read_text(state, text);
-  if (lab.training_running && lab.corpus == PoemLoad::Ready) {
+  if (lab.training_running && lab.corpus == ModuleLoad::Ready) {
     if (!lab.training) {
       if (!in_flight) reset_training(state);
     } else if (!lab.training->finished) {
@@ -366,7 +366,7 @@ void poem_update(AppState& state) {
 }
 
 bool poem_pending(const PoemLab& lab) {
-  return lab.load == PoemLoad::Requested || lab.corpus == PoemLoad::Requested || lab.sampling;
+  return lab.load == ModuleLoad::Requested || lab.corpus == ModuleLoad::Requested || lab.sampling;
 }
 
 bool poem_busy(const PoemLab& lab) {

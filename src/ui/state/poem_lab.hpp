@@ -3,7 +3,7 @@
 // continue) and what the model answered.
 //
 // The model itself is not here: it lives in an api::PoemSession that the
-// platform provides once the view asks for it (PoemLoad::Requested). The
+// platform provides once the view asks for it (ModuleLoad::Requested). The
 // desktop loads the files and calls the session in-process; the browser
 // loads a second wasm module with the weights (web/poem.js), so the lab's
 // first download does not grow. Either way the view speaks to it through
@@ -19,18 +19,11 @@
 #include "api/explorer/export_tables.hpp"
 #include "api/poem/poem_wire.hpp"
 #include "core/types.hpp"
+#include "ui/state/module_load.hpp"
 
 namespace attn::ui {
 
 struct AppState;
-
-enum class PoemLoad {
-  Idle,       // nothing asked yet
-  Requested,  // the view was opened: the platform should load the model
-  Loading,    // the platform is fetching it (received / total bytes)
-  Ready,      // `call` answers, `summary` is set
-  Failed,     // load_error says why; the rest of the lab keeps working
-};
 
 struct PoemLab {
   // ---- the reader's choices (state fields: lab_state.cpp) -------------------
@@ -51,7 +44,7 @@ struct PoemLab {
   int sample_seed = 1;
 
   // ---- the model ----------------------------------------------------------
-  PoemLoad load = PoemLoad::Idle;
+  ModuleLoad load = ModuleLoad::Idle;
   double received = 0, total = 0;  // bytes of the weights so far, in all (0: not known yet)
   std::string load_error;
   // While Loading: the page is served before its model is trained
@@ -94,7 +87,7 @@ struct PoemLab {
   std::string sample_error;
 
   // ---- a model trained from scratch in the page (Start / Pause / Step / Reset) ----
-  PoemLoad corpus = PoemLoad::Idle;  // the rest of the corpus (song100, chinese): asked for by Start
+  ModuleLoad corpus = ModuleLoad::Idle;  // the rest of the corpus (song100, chinese): asked for by Start
   std::string corpus_error;
   std::optional<api::PoemTraining> training;  // its progress, curves and heads (none before Start)
   bool training_running = false;

@@ -117,7 +117,7 @@ void start_fresh(AppState& state, WhyPanel panel) {
 
 bool report_stale(const WhyLab& lab) {
   const WhyRunView& run = why_run_shown(lab);
-  return lab.load == WhyLoad::Ready &&
+  return lab.load == ModuleLoad::Ready &&
          (why_needs_fresh_run(lab, lab.panel) || (run.error.empty() && (run.reported_step != run.step || run.confirm)));
 }
 
@@ -166,7 +166,7 @@ void why_train(AppState& state, WhyAction action) {
       break;
     case WhyAction::Step:
       run.running = false;
-      if (lab.load != WhyLoad::Ready || why_needs_fresh_run(lab, panel) || run.finished || !run.error.empty()) break;
+      if (lab.load != ModuleLoad::Ready || why_needs_fresh_run(lab, panel) || run.finished || !run.error.empty()) break;
       if (const int steps = lab.calls.advance(int(panel), 0.0); steps >= 0) run.step = steps;  // a zero budget: one step
       run.confirm = true;
       break;
@@ -175,11 +175,11 @@ void why_train(AppState& state, WhyAction action) {
 
 void why_update(AppState& state) {
   WhyLab& lab = state.why;
-  if (lab.load == WhyLoad::Idle) {
-    lab.load = WhyLoad::Requested;
+  if (lab.load == ModuleLoad::Idle) {
+    lab.load = ModuleLoad::Requested;
     mark_state_changed(state);
   }
-  if (lab.load != WhyLoad::Ready) return;
+  if (lab.load != ModuleLoad::Ready) return;
   const double since_training = lab.trained_until_ms < 0 ? 0.0 : state.clock.now_ms() - lab.trained_until_ms;
   const double budget = std::clamp(kTrainShare * since_training, kTrainBudgetMs, kTrainBudgetMaxMs);
   lab.trained_until_ms = -1;
@@ -232,7 +232,7 @@ bool why_busy(const WhyLab& lab) {
 }
 
 bool why_pending(const WhyLab& lab) {
-  return lab.load == WhyLoad::Requested || lab.load == WhyLoad::Loading || lab.timing_next >= 0 || report_stale(lab);
+  return lab.load == ModuleLoad::Requested || lab.load == ModuleLoad::Loading || lab.timing_next >= 0 || report_stale(lab);
 }
 
 const WhyRunView& why_run_shown(const WhyLab& lab) { return lab.runs[int(lab.panel)]; }
@@ -244,8 +244,7 @@ const WhyModel* why_model(const WhyRunView& run, const std::string& key) {
 }
 
 nlohmann::json why_state_json(const WhyLab& lab) {
-  static const char* const loads[] = {"idle", "requested", "loading", "ready", "failed"};
-  nlohmann::json out = {{"load", loads[int(lab.load)]},
+  nlohmann::json out = {{"load", module_load_name(lab.load)},
                         {"error", lab.load_error},
                         {"panel", lab.panel == WhyPanel::Recurrence ? "recurrence" : "qkv"},
                         {"distance", lab.distance == 0 ? nlohmann::json("mix") : nlohmann::json(lab.distance)},

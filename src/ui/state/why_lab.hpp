@@ -4,7 +4,7 @@
 //
 // The models are not here: they train in the experiments' module
 // (api/why/why_calls.hpp), which the platform provides once the view asks for it
-// (WhyLoad::Requested). The browser loads it as a wasm module of its own
+// (ModuleLoad::Requested). The browser loads it as a wasm module of its own
 // (web/why.js), so the lab's first download does not carry it; the desktop
 // and the UI tests call it in-process. Either way the view speaks to it
 // through WhyCalls, in attention_cli why's JSON.
@@ -18,18 +18,11 @@
 #include "api/why/why_limits.hpp"
 #include "core/types.hpp"
 #include "core/why/why_lab.hpp"
+#include "ui/state/module_load.hpp"
 
 namespace attn::ui {
 
 struct AppState;
-
-enum class WhyLoad {
-  Idle,       // nothing asked yet
-  Requested,  // the view was opened: the platform should load the module
-  Loading,    // the platform is fetching it
-  Ready,      // `calls` answer
-  Failed,     // load_error says why; the rest of the lab keeps working
-};
 
 // The experiments' module (api/why/why_calls.hpp's functions), set by the
 // platform. In the browser the runs train on a thread of their own (web/why.js):
@@ -87,7 +80,7 @@ struct WhyLab {
   int seed = int(why::ExperimentSettings{}.seed);
 
   // ---- the module and the runs -------------------------------------------------
-  WhyLoad load = WhyLoad::Idle;
+  ModuleLoad load = ModuleLoad::Idle;
   std::string load_error;
   WhyCalls calls;
   WhyRunView runs[kWhyPanels];

@@ -36,10 +36,10 @@ bool choice_pair(AppState& state, const char* label_key, const char* a_key, cons
 
 void load_notice(AppState& state) {
   WhyLab& lab = state.why;
-  if (lab.load == WhyLoad::Failed) {
+  if (lab.load == ModuleLoad::Failed) {
     ImGui::TextWrapped(tr("why.load.failed.fmt"), lab.load_error.c_str());
     if (ImGui::Button(tr("poem.load.retry"))) {
-      lab.load = WhyLoad::Requested;
+      lab.load = ModuleLoad::Requested;
       lab.load_error.clear();
     }
     record_control(state, "why_retry");
@@ -108,7 +108,7 @@ void training_buttons(AppState& state) {
 void why_setup_panel(AppState& state) {
   WhyLab& lab = state.why;
   ImGui::TextUnformatted(tr("tab.why"));
-  if (lab.load != WhyLoad::Ready) {
+  if (lab.load != ModuleLoad::Ready) {
     load_notice(state);
     return;
   }

@@ -292,8 +292,8 @@ A11yTable model_table(const char* caption, const char* corner, const std::vector
 
 void why_view(AppState& state) {
   WhyLab& lab = state.why;
-  if (lab.load != WhyLoad::Ready) {
-    ImGui::TextWrapped("%s", lab.load == WhyLoad::Failed ? format(tr("why.load.failed.fmt"), lab.load_error.c_str()).c_str()
+  if (lab.load != ModuleLoad::Ready) {
+    ImGui::TextWrapped("%s", lab.load == ModuleLoad::Failed ? format(tr("why.load.failed.fmt"), lab.load_error.c_str()).c_str()
                                                          : tr("why.load.starting"));
     return;
   }
@@ -310,8 +310,8 @@ void describe_why(const AppState& state, A11yView& out) {
   const WhyLab& lab = state.why;
   out.title = std::string(tr("tab.why")) + ": " +
               tr(lab.panel == WhyPanel::Recurrence ? "why.panel.recurrence" : "why.panel.qkv");
-  if (lab.load != WhyLoad::Ready) {
-    out.summary = lab.load == WhyLoad::Failed ? format(tr("why.load.failed.fmt"), lab.load_error.c_str())
+  if (lab.load != ModuleLoad::Ready) {
+    out.summary = lab.load == ModuleLoad::Failed ? format(tr("why.load.failed.fmt"), lab.load_error.c_str())
                                               : tr("why.load.starting");
     return;
   }
