@@ -132,15 +132,25 @@
     return scripts.get(src);
   }
   window.attentionLabScript = script;
-  // The poem model (web/poem.js), when the learned-heads view or loadPoem() first asks.
+  // The views' own modules, by the name the lab asks for them
+  // (src/platform/web_modules.hpp): each loader script, then its module,
+  // resolving with the view's strings once the module answers. A lazy view
+  // adds a row here.
   const poemLoader = () => script('poem.js').then(() => window.attentionLabPoem);
-  // The why-attention experiments' module (web/why.js), when loadWhy() first asks.
-  const loadWhy = () => script('why.js').then(() => window.attentionLabWhy.load());
-  function requestPoem(Module) {
-    return poemLoader().then((poem) => poem.request(Module), (e) => {
-      window.attentionLabUtf16.call(Module, '_attn_poem_loaded', e.message);
+  const moduleLoaders = {
+    poem: (Module) => poemLoader().then((poem) => poem.request(Module)).then(() => window.attentionLabPoem.viewStrings()),
+    why: () => script('why.js').then(() => window.attentionLabWhy.load()).then(() => window.attentionLabWhy.viewStrings()),
+  };
+  // Loads a view's module and tells the lab: its strings, then "name US error"
+  // ("" when it answers). Rejects with the error.
+  function requestModule(Module, name) {
+    return moduleLoaders[name](Module).then((strings) => {
+      window.attentionLabUtf16.call(Module, '_attn_add_view_strings', strings);
+      return '';
+    }, (e) => String(e && e.message ? e.message : e)).then((error) => {
+      window.attentionLabUtf16.call(Module, '_attn_module_loaded', `${name}\x1f${error}`);
       if (window.attentionLabFrames) window.attentionLabFrames.wake();
-      throw e;
+      if (error) throw new Error(error);
     });
   }
 
@@ -211,17 +221,10 @@
     attnHostDark: hostDark,
     attnEngaged: () => !window.attentionLabFrames || window.attentionLabFrames.engaged(),
     attnRequestFont: window.attentionLabFonts && window.attentionLabFonts.request,  // fonts.js
-    attnRequestPoem: (Module) => requestPoem(Module).catch(() => {}),  // poem.js: said on the canvas
+    attnRequestModule: (Module, name) => requestModule(Module, name).catch(() => {}),  // said on the canvas
     attnRequestPoemCorpus: (Module) => poemLoader().then((poem) => poem.corpus(Module)).catch(() => {}),
     attnPoemCall: (Module, pointer, size) => window.attentionLabPoem.call(Module, pointer, size),
     // The why-attention view's experiments (src/platform/web_why.cpp).
-    attnRequestWhy: (Module) => loadWhy().then(() => {
-      window.attentionLabUtf16.call(Module, '_attn_add_view_strings', window.attentionLabWhy.viewStrings());
-      return '';
-    }, (e) => String(e && e.message ? e.message : e)).then((error) => {
-      window.attentionLabUtf16.call(Module, '_attn_why_loaded', error);
-      if (window.attentionLabFrames) window.attentionLabFrames.wake();
-    }),
     attnWhyCall: (Module, op, panel, number, pointer) => {
       const answer = window.attentionLabWhy.call(op, panel, number, op === 0 ? Module.UTF8ToString(pointer) : '');
       const size = Module.lengthBytesUTF8(answer) + 1;
@@ -284,12 +287,10 @@
       },
       // Loads the poem model (as opening the learned-heads view does): a
       // Promise that resolves once compute({poem: ...}) can answer.
-      loadPoem() {
-        return requestPoem(Module);
-      },
+      loadPoem: () => requestModule(Module, 'poem'),
       // Loads the why-attention experiments' module: a Promise that resolves
       // once compute({why: ...}) can answer.
-      loadWhy,
+      loadWhy: () => requestModule(Module, 'why'),
       // Where each heatmap's cells are on the canvas (framebuffer and CSS pixels).
       layout() {
         return parse(Module.UTF8ToString(Module._attn_layout()));

@@ -16,7 +16,8 @@
 //                              for a step and both cores work
 //
 //   window.attentionLabPoem.request(lab) -> Promise: loads once (again after a failure),
-//     reporting progress to the lab (_attn_poem_progress) and the end (_attn_poem_loaded)
+//     reporting progress to the lab (_attn_poem_progress); main.js tells the lab the end
+//   window.attentionLabPoem.viewStrings() -> the view's strings, for the lab's tables
 //   window.attentionLabPoem.corpus(lab) -> Promise: the slice into the trainers (two
 //     workers; one when the second will not start; this page's module when none does),
 //     ending with _attn_poem_corpus_loaded; with workers, lab.attnPoemReplicas says how
@@ -80,11 +81,6 @@
     if (window.attentionLabFrames) window.attentionLabFrames.wake();
   }
 
-  function tell(lab, error) {
-    window.attentionLabUtf16.call(lab, '_attn_poem_loaded', error);
-    wake();
-  }
-
   // The training behind a page served before its model (scripts/run.sh):
   // its progress, or null when there is none (a static host never has one).
   async function trainingProgress() {
@@ -115,6 +111,7 @@
     if (loading) return loading;
     const started = performance.now();
     Object.assign(status, { state: 'loading', received: 0, total: 0, error: null });
+    lab._attn_poem_progress(0, 0);
     loading = (async () => {
       await script('attention_poem.js');
       if (!instance) instance = await createPoemModel({
@@ -150,18 +147,14 @@
       }
       if (error) throw new Error(error);
       files = { weights, tang300 };
-      // The view's own strings travel with its module (src/ui/i18n/strings.hpp).
-      window.attentionLabUtf16.call(lab, '_attn_add_view_strings', module.UTF8ToString(module._poem_view_strings()));
       model = module;
     })().then(() => {
       Object.assign(status, { state: 'loaded', ms: Math.round(performance.now() - started) });
-      tell(lab, '');
     }, (e) => {
       const message = String(e && e.message ? e.message : e);
       Object.assign(status, { state: 'failed', error: message });
       console.warn(`attention lab: the poem model could not be loaded: ${message}`);
       loading = null;  // the reader may try again
-      tell(lab, message);
       throw e;
     });
     return loading;
@@ -390,5 +383,7 @@
     })));
   }
 
-  window.attentionLabPoem = { request, corpus, call, compute, checksums, status: () => Object.assign({}, status) };
+  // The view's own strings travel with its module (src/ui/i18n/strings.hpp).
+  const viewStrings = () => (model ? model.UTF8ToString(model._poem_view_strings()) : '');
+  window.attentionLabPoem = { request, viewStrings, corpus, call, compute, checksums, status: () => Object.assign({}, status) };
 })();

@@ -37,8 +37,8 @@
 #include "platform/web_app.hpp"
 #include "platform/web_download.hpp"
 #include "platform/web_memory.hpp"
+#include "platform/web_modules.hpp"
 #include "platform/web_poem.hpp"
-#include "platform/web_why.hpp"
 #include "platform/web_text_input.hpp"
 #include "ui/a11y/a11y.hpp"
 #include "ui/i18n/strings.hpp"
@@ -234,8 +234,8 @@ void frame() {
   sync_canvas_size(app);
   glfwPollEvents();
   const int font_builds = font_status().builds;
-  serve_poem_from_page(app.state);  // the learned-heads view's model, once it asks (web/poem.js)
-  serve_why_from_page(app.state);   // the why-attention view's experiments, once it asks (web/why.js)
+  request_modules_from_page(app.state);  // the views' own modules, once they ask (web/main.js)
+  serve_poem_from_page(app.state);       // the poem trainer's corpus, once Start asks (web/poem.js)
   update_fonts(app.state);  // between frames: the atlas follows the characters in use (fonts.hpp)
   // The accessible copy names the characters the atlas lacks by code point.
   if (font_status().builds != font_builds) ui::mark_state_changed(app.state);

@@ -1,12 +1,11 @@
 // The browser's side of the poem model (ui/state/poem_lab.hpp). The model
 // runs in a module of its own (poem_module.cpp) that web/poem.js loads with
-// the weights when the learned-heads view first asks:
+// the weights when the learned-heads view first asks (web_modules.hpp: "poem"):
 //
-//   C++  serve_poem_from_page()        -> Module.attnRequestPoem(Module)   (main.js loads poem.js)
 //   JS   _attn_poem_training(step, steps, seconds) while the model is still being trained
 //        behind the page (scripts/run.sh serves before it is)
 //   JS   _attn_poem_progress(received, total) while the weights arrive
-//   JS   _attn_poem_loaded(error)      "" when the model answers, else why not
+//   C++  poem_module_loaded() once it answers: its summary, read here
 //   C++  Start asks for the rest of the corpus -> Module.attnRequestPoemCorpus(Module);
 //   JS   _attn_poem_corpus_loaded(error) once the trainer has the training slice: in Web
 //        Workers of its own when the browser gives them (then Module.attnPoemPost is set,
@@ -27,6 +26,7 @@
 #include <emscripten.h>
 
 #include "platform/web_app.hpp"
+#include "platform/web_modules.hpp"
 #include "ui/i18n/strings.hpp"
 
 namespace attn::platform {
@@ -61,14 +61,25 @@ void serve_poem_from_page(ui::AppState& state) {
       else Module._attn_poem_corpus_loaded(0);
     });
   }
-  if (lab.load != ui::ModuleLoad::Requested) return;
-  lab.load = ui::ModuleLoad::Loading;
-  lab.received = lab.total = 0;
-  ui::mark_state_changed(state);
-  EM_ASM({
-    if (typeof Module.attnRequestPoem === "function") Module.attnRequestPoem(Module);
-    else Module._attn_poem_loaded(0);  // a page without poem.js: said as a failure
-  });
+}
+
+void poem_module_loaded(ui::AppState& state, std::string& error) {
+  ui::PoemLab& lab = state.poem;
+  lab.model_training.reset();
+  if (!error.empty()) return;
+  lab.call = call_poem_module;
+  api::WireWriter request;
+  request.u32(uint32_t(api::PoemOp::Summary));
+  const std::vector<uint8_t> answer = lab.call(request.bytes);
+  api::WireReader in(answer.data(), answer.size());
+  error = in.str();
+  api::PoemSummary summary = api::read_summary(in);
+  if (error.empty() && !in.ok()) error = "the model's summary was cut short";
+  if (!error.empty()) {
+    lab.call = nullptr;
+    return;
+  }
+  ui::poem_take_summary(lab, std::move(summary));
 }
 
 }  // namespace attn::platform
@@ -91,36 +102,6 @@ EMSCRIPTEN_KEEPALIVE void attn_poem_training(int step, int steps, double seconds
   state.poem.load = attn::ui::ModuleLoad::Loading;
   state.poem.model_training = attn::ui::PoemLab::ModelTraining{std::max(0, step), std::max(0, steps), seconds};
   attn::ui::mark_state_changed(state);
-}
-
-// error: "" when the model module answers; null when the page has no loader.
-EMSCRIPTEN_KEEPALIVE void attn_poem_loaded(const char* error) {
-  using namespace attn;
-  ui::AppState& state = platform::web_app().state;
-  ui::PoemLab& lab = state.poem;
-  ui::mark_state_changed(state);
-  lab.model_training.reset();
-  if (!error || *error) {
-    lab.load = ui::ModuleLoad::Failed;
-    lab.load_error = error ? error : "this page has no loader for it (web/poem.js)";
-    return;
-  }
-  lab.call = platform::call_poem_module;
-  api::WireWriter request;
-  request.u32(uint32_t(api::PoemOp::Summary));
-  const std::vector<uint8_t> answer = lab.call(request.bytes);
-  api::WireReader in(answer.data(), answer.size());
-  const std::string e = in.str();
-  api::PoemSummary summary = api::read_summary(in);
-  if (!e.empty() || !in.ok()) {
-    lab.load = ui::ModuleLoad::Failed;
-    lab.load_error = e.empty() ? "the model's summary was cut short" : e;
-    lab.call = nullptr;
-    return;
-  }
-  ui::poem_take_summary(lab, std::move(summary));
-  lab.load = ui::ModuleLoad::Ready;
-  lab.load_error.clear();
 }
 
 // The learned-heads view's strings, from the poem module: records "code US

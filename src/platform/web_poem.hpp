@@ -5,7 +5,8 @@
 
 namespace attn::platform {
 
-// Between frames: asks the page to load the model if the view asked for it.
+// Between frames: asks the page for the rest of the corpus if Start asked for
+// it (the model itself comes as the view's module: web_modules.hpp).
 void serve_poem_from_page(ui::AppState& state);
 
 }  // namespace attn::platform

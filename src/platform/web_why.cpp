@@ -1,17 +1,16 @@
-// See web_why.hpp. The calls go through web/why.js (window.attentionLabWhy):
+// The browser's side of the why-attention view's experiments (ui/state/why_lab.hpp),
+// a module of their own that web/why.js loads when the view first asks
+// (web_modules.hpp: "why"). Its calls go through web/why.js (window.attentionLabWhy):
 //
-//   C++  serve_why_from_page()       -> Module.attnRequestWhy(Module)     (main.js loads why.js)
-//   JS   _attn_add_view_strings(records), then _attn_why_loaded(error): "" when the module answers
-//   C++  WhyCalls                    -> Module.attnWhyCall(Module, op, panel, number, text): the
+//   C++  WhyCalls::advance           -> attentionLabWhy.train(panel, budget): the worker's run
+//   C++  the other WhyCalls          -> Module.attnWhyCall(Module, op, panel, number, text): the
 //        answer copied into this module's heap as a C string (freed here)
-#include "platform/web_why.hpp"
-
 #include <cstdlib>
 #include <string>
 
 #include <emscripten.h>
 
-#include "platform/web_app.hpp"
+#include "platform/web_modules.hpp"
 
 namespace attn::platform {
 namespace {
@@ -37,33 +36,8 @@ std::string timing(double seconds_each, int n) { return call_why(Timing, n, seco
 
 }  // namespace
 
-void serve_why_from_page(ui::AppState& state) {
-  if (state.why.load != ui::ModuleLoad::Requested) return;
-  state.why.load = ui::ModuleLoad::Loading;
-  ui::mark_state_changed(state);
-  EM_ASM({
-    if (typeof Module.attnRequestWhy === "function") Module.attnRequestWhy(Module);
-    else Module._attn_why_loaded(0);  // a page without why.js: said as a failure
-  });
+void why_module_loaded(ui::AppState& state, std::string& error) {
+  if (error.empty()) state.why.calls = {reset, advance, report, timing};
 }
 
 }  // namespace attn::platform
-
-extern "C" {
-
-// error: "" when the module answers; null when the page has no loader.
-EMSCRIPTEN_KEEPALIVE void attn_why_loaded(const char* error) {
-  using namespace attn;
-  ui::AppState& state = platform::web_app().state;
-  ui::mark_state_changed(state);
-  if (!error || *error) {
-    state.why.load = ui::ModuleLoad::Failed;
-    state.why.load_error = error ? error : "this page has no loader for it (web/why.js)";
-    return;
-  }
-  state.why.calls = {platform::reset, platform::advance, platform::report, platform::timing};
-  state.why.load = ui::ModuleLoad::Ready;
-  state.why.load_error.clear();
-}
-
-}  // extern "C"
