@@ -21,8 +21,14 @@ let model = null;
 const training = [false, false];  // by panel: slices continue
 const runs = [0, 0];              // by panel: the run its module holds
 // Slices yield to the page's messages through a channel (setTimeout would
-// wait 4 ms each time once nested).
+// wait 4 ms each time once nested); one slice is scheduled at a time.
 const tick = new MessageChannel();
+let scheduled = false;
+function schedule() {
+  if (scheduled || !training.some(Boolean)) return;
+  scheduled = true;
+  tick.port2.postMessage(null);
+}
 
 function answer(panel, fields) {
   postMessage({ panel, run: runs[panel], ...fields });
@@ -40,6 +46,7 @@ function withString(text, call) {
 }
 
 function slice() {
+  scheduled = false;
   for (let panel = 0; panel < training.length; ++panel) {
     if (!training[panel]) continue;
     const before = model._why_advance(panel, -1);
@@ -47,7 +54,7 @@ function slice() {
     if (steps < 0 || steps === before) training[panel] = false;  // no run, or its last step was taken
     answer(panel, { steps });
   }
-  if (training.some(Boolean)) tick.port2.postMessage(null);
+  schedule();
 }
 tick.port1.onmessage = slice;
 
@@ -60,8 +67,8 @@ function handle(m) {
   } else if (m.run !== runs[panel]) {
     // for a run this thread no longer holds: nothing to do
   } else if (m.train) {
-    if (!training.some(Boolean)) tick.port2.postMessage(null);
     training[panel] = true;
+    schedule();
   } else if (m.step) {
     training[panel] = false;
     answer(panel, { steps: model._why_advance(panel, 0) });
