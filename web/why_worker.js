@@ -15,7 +15,7 @@
 'use strict';
 
 // A slice between two looks at the page's messages: Pause and Reset wait
-// at most this long (a recurrence step takes about 44 ms; a slice is at least one).
+// at most this long, or one step where a step takes longer (a slice is at least one).
 const SLICE_MS = 40;
 let model = null;
 const training = [false, false];  // by panel: slices continue

@@ -1,9 +1,9 @@
 // The models; see why_models.hpp.
 #include "why_models.hpp"
 
+#include <cassert>
 #include <cmath>
 #include <cstddef>
-#include <cstring>
 
 #include "core/base/detmath.hpp"
 #include "core/base/rng.hpp"
@@ -22,20 +22,16 @@ void fill_uniform(Real* out, size_t n, double a, Rng& rng) {
   for (size_t i = 0; i < n; ++i) out[i] = Real(a * (2.0 * rng.uniform_double() - 1.0));
 }
 
-template <class Real>
-std::size_t offset_of(const Model<Real>& m, const char* name) {
-  for (const Tensor& t : m.tensors)
-    if (std::strcmp(t.name, name) == 0) return t.offset;
-  return 0;  // never: every name asked for is the model's
-}
 // A tensor of the weights, and its part of a gradient array.
 template <class Real>
-const Real* tensor(const Model<Real>& m, const char* name) {
-  return m.params.data() + offset_of(m, name);
+const Real* tensor(const Model<Real>& m, std::size_t TensorOffsets::*which) {
+  assert(m.at.*which != TensorOffsets::kNone);
+  return m.params.data() + m.at.*which;
 }
 template <class Real>
-Real* tensor(const Model<Real>& m, std::vector<Real>& flat, const char* name) {
-  return flat.data() + offset_of(m, name);
+Real* tensor(const Model<Real>& m, std::vector<Real>& flat, std::size_t TensorOffsets::*which) {
+  assert(m.at.*which != TensorOffsets::kNone);
+  return flat.data() + m.at.*which;
 }
 
 }  // namespace
@@ -93,29 +89,30 @@ Model<Real> make_model(const ModelSpec& spec, uint64_t input_seed, uint64_t seed
   }
   // The layer's tensors, then the read-out's.
   size_t at = 0;
-  auto add = [&](const char* name, size_t size) {
+  auto add = [&](const char* name, std::size_t TensorOffsets::*which, size_t size) {
     m.tensors.push_back(Tensor{name, at, size});
+    m.at.*which = at;
     at += size;
   };
+  using O = TensorOffsets;
   const size_t CC = size_t(C) * size_t(C);
   switch (spec.layer) {
     case Layer::Rnn:
-      add("wx", CC), add("wh", CC), add("b", size_t(C));
+      add("wx", &O::wx, CC), add("wh", &O::wh, CC), add("b", &O::b, size_t(C));
       break;
     case Layer::Gru:
-      add("w", 3 * CC), add("u", 3 * CC), add("b", 3 * size_t(C));
+      add("w", &O::w, 3 * CC), add("u", &O::u, 3 * CC), add("b", &O::b, 3 * size_t(C));
       break;
     case Layer::Attention:
-      if (spec.projections == Projections::Separate) add("wq", CC), add("wk", CC), add("wv", CC);
-      if (spec.projections == Projections::Tied) add("wqk", CC), add("wv", CC);
+      if (spec.projections == Projections::Separate) add("wq", &O::wq, CC), add("wk", &O::wk, CC), add("wv", &O::wv, CC);
+      if (spec.projections == Projections::Tied) add("wqk", &O::wqk, CC), add("wv", &O::wv, CC);
       break;
   }
-  add("wo", size_t(C) * size_t(A)), add("bo", size_t(A));
+  add("wo", &O::wo, size_t(C) * size_t(A)), add("bo", &O::bo, size_t(A));
   m.params.assign(at, Real(0));
   Rng weights(seed, 72);
   for (const Tensor& t : m.tensors) {
-    const std::string name = t.name;
-    if (name == "b" || name == "bo") continue;  // biases start at 0
+    if (t.offset == m.at.b || t.offset == m.at.bo) continue;  // biases start at 0
     fill_uniform(m.params.data() + t.offset, t.size, unit, weights);  // variance 1 / C: a recurrent matrix of spectral radius about 1
   }
   return m;
@@ -143,13 +140,13 @@ void forward(const Model<Real>& m, const Batch& batch, Pass<Real>& p) {
   switch (m.spec.layer) {
     case Layer::Rnn:
       p.hs.assign(size_t(B) * size_t(T + 1) * size_t(C), Real(0));
-      ref::rnn_forward(p.hs.data(), p.x.data(), tensor(m, "wx"), tensor(m, "wh"), tensor(m, "b"), B, T, C, C);
+      ref::rnn_forward(p.hs.data(), p.x.data(), tensor(m, &TensorOffsets::wx), tensor(m, &TensorOffsets::wh), tensor(m, &TensorOffsets::b), B, T, C, C);
       features = p.hs.data(), recurrent = true;
       break;
     case Layer::Gru:
       p.hs.assign(size_t(B) * size_t(T + 1) * size_t(C), Real(0));
       p.gates.assign(N * 3 * size_t(C), Real(0));
-      ref::gru_forward(p.hs.data(), p.gates.data(), p.x.data(), tensor(m, "w"), tensor(m, "u"), tensor(m, "b"), B, T,
+      ref::gru_forward(p.hs.data(), p.gates.data(), p.x.data(), tensor(m, &TensorOffsets::w), tensor(m, &TensorOffsets::u), tensor(m, &TensorOffsets::b), B, T,
                        C, C);
       features = p.hs.data(), recurrent = true;
       break;
@@ -161,14 +158,14 @@ void forward(const Model<Real>& m, const Batch& batch, Pass<Real>& p) {
         p.q.assign(N * size_t(C), Real(0));
         p.v.assign(N * size_t(C), Real(0));
         const bool tied = m.spec.projections == Projections::Tied;
-        ref::linear_forward(p.q.data(), p.x.data(), tensor(m, tied ? "wqk" : "wq"), static_cast<const Real*>(nullptr),
+        ref::linear_forward(p.q.data(), p.x.data(), tensor(m, tied ? &TensorOffsets::wqk : &TensorOffsets::wq), static_cast<const Real*>(nullptr),
                             int(N), C, C);
-        ref::linear_forward(p.v.data(), p.x.data(), tensor(m, "wv"), static_cast<const Real*>(nullptr), int(N), C, C);
+        ref::linear_forward(p.v.data(), p.x.data(), tensor(m, &TensorOffsets::wv), static_cast<const Real*>(nullptr), int(N), C, C);
         q = k = p.q.data();
         v = p.v.data();
         if (!tied) {
           p.k.assign(N * size_t(C), Real(0));
-          ref::linear_forward(p.k.data(), p.x.data(), tensor(m, "wk"), static_cast<const Real*>(nullptr), int(N), C, C);
+          ref::linear_forward(p.k.data(), p.x.data(), tensor(m, &TensorOffsets::wk), static_cast<const Real*>(nullptr), int(N), C, C);
           k = p.k.data();
         }
       }
@@ -192,7 +189,7 @@ void forward(const Model<Real>& m, const Batch& batch, Pass<Real>& p) {
     for (int c = 0; c < C; ++c) p.features[i * size_t(C) + size_t(c)] = features[src * size_t(C) + size_t(c)];
   }
   p.probs.assign(R * size_t(A), Real(0));
-  ref::linear_forward(p.probs.data(), p.features.data(), tensor(m, "wo"), tensor(m, "bo"), int(R), C, A);
+  ref::linear_forward(p.probs.data(), p.features.data(), tensor(m, &TensorOffsets::wo), tensor(m, &TensorOffsets::bo), int(R), C, A);
   p.predicted.assign(R, 0);
   double loss = 0;
   int right = 0;
@@ -227,8 +224,8 @@ void backward(const Model<Real>& m, const Batch& batch, Pass<Real>& p, std::vect
       dz[i * size_t(A) + size_t(a)] =
           (p.probs[i * size_t(A) + size_t(a)] - Real(a == batch.targets[size_t(p.rows[i])] ? 1 : 0)) / Real(R);
   std::vector<Real> dfeatures(R * size_t(C), Real(0));
-  ref::linear_backward(dfeatures.data(), tensor(m, grads, "wo"), tensor(m, grads, "bo"), dz.data(), p.features.data(),
-                       tensor(m, "wo"), int(R), C, A);
+  ref::linear_backward(dfeatures.data(), tensor(m, grads, &TensorOffsets::wo), tensor(m, grads, &TensorOffsets::bo), dz.data(), p.features.data(),
+                       tensor(m, &TensorOffsets::wo), int(R), C, A);
   switch (m.spec.layer) {
     case Layer::Rnn:
     case Layer::Gru: {
@@ -239,11 +236,11 @@ void backward(const Model<Real>& m, const Batch& batch, Pass<Real>& p, std::vect
         for (int c = 0; c < C; ++c) dhs[state * size_t(C) + size_t(c)] += dfeatures[i * size_t(C) + size_t(c)];
       }
       if (m.spec.layer == Layer::Rnn)
-        ref::rnn_backward(dx.data(), tensor(m, grads, "wx"), tensor(m, grads, "wh"), tensor(m, grads, "b"), dhs.data(),
-                          p.hs.data(), p.x.data(), tensor(m, "wx"), tensor(m, "wh"), B, T, C, C);
+        ref::rnn_backward(dx.data(), tensor(m, grads, &TensorOffsets::wx), tensor(m, grads, &TensorOffsets::wh), tensor(m, grads, &TensorOffsets::b), dhs.data(),
+                          p.hs.data(), p.x.data(), tensor(m, &TensorOffsets::wx), tensor(m, &TensorOffsets::wh), B, T, C, C);
       else
-        ref::gru_backward(dx.data(), tensor(m, grads, "w"), tensor(m, grads, "u"), tensor(m, grads, "b"), dhs.data(),
-                          p.hs.data(), p.gates.data(), p.x.data(), tensor(m, "w"), tensor(m, "u"), B, T, C, C);
+        ref::gru_backward(dx.data(), tensor(m, grads, &TensorOffsets::w), tensor(m, grads, &TensorOffsets::u), tensor(m, grads, &TensorOffsets::b), dhs.data(),
+                          p.hs.data(), p.gates.data(), p.x.data(), tensor(m, &TensorOffsets::w), tensor(m, &TensorOffsets::u), B, T, C, C);
       break;
     }
     case Layer::Attention: {
@@ -263,13 +260,13 @@ void backward(const Model<Real>& m, const Batch& batch, Pass<Real>& p, std::vect
       Real* dkp = tied ? dq.data() : dk.data();  // tied: the query's and the key's gradients sum in one
       ref::attention_backward(dq.data(), dkp, dv.data(), dout.data(), p.att.data(), p.q.data(),
                               tied ? p.q.data() : p.k.data(), p.v.data(), B, T, C);
-      ref::linear_backward(dx.data(), tensor(m, grads, tied ? "wqk" : "wq"), static_cast<Real*>(nullptr), dq.data(),
-                           p.x.data(), tensor(m, tied ? "wqk" : "wq"), int(N), C, C);
+      ref::linear_backward(dx.data(), tensor(m, grads, tied ? &TensorOffsets::wqk : &TensorOffsets::wq), static_cast<Real*>(nullptr), dq.data(),
+                           p.x.data(), tensor(m, tied ? &TensorOffsets::wqk : &TensorOffsets::wq), int(N), C, C);
       if (!tied)
-        ref::linear_backward(dx.data(), tensor(m, grads, "wk"), static_cast<Real*>(nullptr), dk.data(), p.x.data(),
-                             tensor(m, "wk"), int(N), C, C);
-      ref::linear_backward(dx.data(), tensor(m, grads, "wv"), static_cast<Real*>(nullptr), dv.data(), p.x.data(),
-                           tensor(m, "wv"), int(N), C, C);
+        ref::linear_backward(dx.data(), tensor(m, grads, &TensorOffsets::wk), static_cast<Real*>(nullptr), dk.data(), p.x.data(),
+                             tensor(m, &TensorOffsets::wk), int(N), C, C);
+      ref::linear_backward(dx.data(), tensor(m, grads, &TensorOffsets::wv), static_cast<Real*>(nullptr), dv.data(), p.x.data(),
+                           tensor(m, &TensorOffsets::wv), int(N), C, C);
       break;
     }
   }

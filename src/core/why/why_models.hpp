@@ -43,10 +43,22 @@ struct ModelSpec {
   int width = kWidth;
 };
 
-// One named piece of the flat parameter array.
+// One named piece of the flat parameter array (for dumps and tests).
 struct Tensor {
   const char* name;
   std::size_t offset, size;
+};
+
+// Where each of a model's tensors starts in its flat parameter array; kNone
+// for the tensors its layer does not have. The layers' code names them as
+// members, so a misspelt tensor does not compile.
+struct TensorOffsets {
+  static constexpr std::size_t kNone = std::size_t(-1);
+  std::size_t wx = kNone, wh = kNone;             // tanh RNN: C x C each (and b)
+  std::size_t w = kNone, u = kNone;               // GRU: 3C x C each (and b, 3C)
+  std::size_t b = kNone;                          // the recurrent layer's bias
+  std::size_t wq = kNone, wk = kNone, wqk = kNone, wv = kNone;  // attention's projections: C x C each
+  std::size_t wo = kNone, bo = kNone;             // the read-out: C x classes, classes
 };
 
 template <class Real>
@@ -55,7 +67,8 @@ struct Model {
   int vocab = 0, length = 0, classes = kAlphabet;
   std::vector<Real> symbols;    // vocab x C: each token's input vector (fixed)
   std::vector<Real> positions;  // length x C: each position's (fixed; attention only)
-  std::vector<Tensor> tensors;
+  std::vector<Tensor> tensors;  // in the order of params
+  TensorOffsets at;
   std::vector<Real> params;
 };
 
