@@ -132,36 +132,20 @@ TrainStepStats Trainer::step() {
   for (int b = 0; b < config_.batch; ++b) batch_.push_back(sample_example(config_.task, batch_rng_));
   grads_.zero();
   const train::BatchResult r = train::model_forward_backward(model_, batch_, config_.scaled, &grads_);
-  // Gradient norm (in double, fixed order), then the Adam update.
+  // Gradient norm (in double, fixed order), then the Adam update
+  // (core/optim/adam.hpp: in float, unclipped), tensor by tensor.
   double sum_sq = 0;
   for (const std::vector<float>* g : grads_.params())
     for (float v : *g) sum_sq += static_cast<double>(v) * static_cast<double>(v);
-  // Adam (Kingma & Ba): per-parameter steps normalised by a running RMS of
-  // the gradient. Everything here is + - * / and sqrt (correctly rounded in
-  // IEEE 754), so it is as deterministic as the passes above.
-  const double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
-  // beta^t as a running product (std::pow is libm: not guaranteed identical).
-  adam_beta1_t_ *= beta1;
-  adam_beta2_t_ *= beta2;
-  const double bias1 = 1.0 - adam_beta1_t_, bias2 = 1.0 - adam_beta2_t_;
-  const float lr = config_.learning_rate;
+  const optim::AdamSettings adam;
+  const optim::AdamStep step = adam_clock_.next(adam);
   const auto params = model_.params();
   const auto grads = grads_.params();
   const auto ms = adam_m_.params();
   const auto vs = adam_v_.params();
-  for (std::size_t p = 0; p < params.size(); ++p) {
-    std::vector<float>& w = *params[p];
-    const std::vector<float>& g = *grads[p];
-    std::vector<float>& m = *ms[p];
-    std::vector<float>& v = *vs[p];
-    for (std::size_t i = 0; i < w.size(); ++i) {
-      m[i] = static_cast<float>(beta1) * m[i] + static_cast<float>(1 - beta1) * g[i];
-      v[i] = static_cast<float>(beta2) * v[i] + static_cast<float>(1 - beta2) * g[i] * g[i];
-      const float m_hat = m[i] / static_cast<float>(bias1);
-      const float v_hat = v[i] / static_cast<float>(bias2);
-      w[i] -= lr * m_hat / (std::sqrt(v_hat) + static_cast<float>(eps));
-    }
-  }
+  for (std::size_t p = 0; p < params.size(); ++p)
+    optim::adam_update(adam, step, config_.learning_rate, params[p]->data(), grads[p]->data(), ms[p]->data(),
+                       vs[p]->data(), params[p]->size());
   TrainStepStats s;
   s.step = static_cast<int>(history_.size()) + 1;
   s.loss = static_cast<float>(r.loss);

@@ -29,6 +29,7 @@
 
 #include "core/multihead.hpp"
 #include "core/base/rng.hpp"
+#include "core/optim/adam.hpp"
 #include "train_kernels.hpp"
 #include "core/types.hpp"
 
@@ -127,7 +128,7 @@ class Trainer {
   train::TinyModel<float> model_;
   train::TinyModel<float> grads_;
   train::TinyModel<float> adam_m_, adam_v_;  // Adam's moment estimates
-  double adam_beta1_t_ = 1.0, adam_beta2_t_ = 1.0;  // beta1^t, beta2^t
+  optim::AdamClock adam_clock_;
   Rng batch_rng_;
   std::vector<train::Example> batch_;
 };

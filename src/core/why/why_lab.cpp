@@ -116,7 +116,7 @@ Experiment::Experiment(const ExperimentSettings& settings, const std::vector<Mod
     // weights from the seed and the model's place in the line-up.
     models_.push_back(make_model<float>(spec, settings.seed, settings.seed * 16 + i));
   }
-  adam_.resize(models_.size());
+  adam_.assign(models_.size(), make_adam());
   curves_.resize(models_.size());
 }
 

@@ -63,7 +63,7 @@ class Experiment {
  private:
   ExperimentSettings settings_;
   std::vector<Model<float>> models_;
-  std::vector<Adam> adam_;
+  std::vector<optim::Adam<double>> adam_;
   std::vector<std::vector<CurvePoint>> curves_;
   Rng batches_;
   int steps_ = 0;

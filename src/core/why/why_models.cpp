@@ -272,24 +272,6 @@ void backward(const Model<Real>& m, const Batch& batch, Pass<Real>& p, std::vect
   }
 }
 
-void Adam::step(std::vector<float>& params, const std::vector<float>& grads, float learning_rate) {
-  const double beta1 = 0.9, beta2 = 0.999, eps = 1e-8, max_norm = 1.0;
-  if (m.size() != params.size()) m.assign(params.size(), 0.0), v.assign(params.size(), 0.0), t = 0, beta1_t = beta2_t = 1.0;
-  double norm2 = 0;
-  for (const float g : grads) norm2 += double(g) * double(g);
-  const double norm = std::sqrt(norm2);
-  const double clip = norm > max_norm ? max_norm / norm : 1.0;
-  ++t;
-  beta1_t *= beta1, beta2_t *= beta2;  // products, not pow: the same bits in every C library
-  const double c1 = 1.0 - beta1_t, c2 = 1.0 - beta2_t;
-  for (size_t i = 0; i < params.size(); ++i) {
-    const double g = double(grads[i]) * clip;
-    m[i] = beta1 * m[i] + (1 - beta1) * g;
-    v[i] = beta2 * v[i] + (1 - beta2) * g * g;
-    params[i] = float(double(params[i]) - double(learning_rate) * (m[i] / c1) / (std::sqrt(v[i] / c2) + eps));
-  }
-}
-
 #define ATTN_WHY_MODELS(Real)                                                                          \
   template Model<Real> make_model<Real>(const ModelSpec&, uint64_t, uint64_t);                         \
   template void forward(const Model<Real>&, const Batch&, Pass<Real>&);                                \

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "core/optim/adam.hpp"
 #include "why_tasks.hpp"
 
 namespace attn::why {
@@ -98,13 +99,12 @@ template <class Real>
 void backward(const Model<Real>& model, const Batch& batch, Pass<Real>& pass, std::vector<Real>& grads,
               std::vector<Real>& dx);
 
-// Adam (beta1 0.9, beta2 0.999, eps 1e-8), the gradient clipped to a global
-// norm of 1 first (a recurrent network's gradient can explode), all in a fixed order.
-struct Adam {
-  std::vector<double> m, v;
-  long long t = 0;
-  double beta1_t = 1.0, beta2_t = 1.0;  // beta^t
-  void step(std::vector<float>& params, const std::vector<float>& grads, float learning_rate);
-};
+// Adam (beta1 0.9, beta2 0.999, eps 1e-8; core/optim/adam.hpp) in double, the
+// gradient clipped to a global norm of 1 first (a recurrent network's gradient can explode).
+inline optim::Adam<double> make_adam() {
+  optim::Adam<double> adam;
+  adam.settings.max_norm = 1.0;
+  return adam;
+}
 
 }  // namespace attn::why
