@@ -141,17 +141,24 @@
     poem: (Module) => poemLoader().then((poem) => poem.request(Module)).then(() => window.attentionLabPoem.viewStrings()),
     why: () => script('why.js').then(() => window.attentionLabWhy.load()).then(() => window.attentionLabWhy.viewStrings()),
   };
-  // Loads a view's module and tells the lab: its strings, then "name US error"
-  // ("" when it answers). Rejects with the error.
+  // Loads a view's module and tells the lab once: its strings, then "name US
+  // error" ("" when it answers). Rejects with the error, and is forgotten
+  // then, so the reader may try again.
+  const modules = new Map();
   function requestModule(Module, name) {
-    return moduleLoaders[name](Module).then((strings) => {
+    if (modules.has(name)) return modules.get(name);
+    modules.set(name, moduleLoaders[name](Module).then((strings) => {
       window.attentionLabUtf16.call(Module, '_attn_add_view_strings', strings);
       return '';
     }, (e) => String(e && e.message ? e.message : e)).then((error) => {
       window.attentionLabUtf16.call(Module, '_attn_module_loaded', `${name}\x1f${error}`);
       if (window.attentionLabFrames) window.attentionLabFrames.wake();
-      if (error) throw new Error(error);
-    });
+      if (error) {
+        modules.delete(name);
+        throw new Error(error);
+      }
+    }));
+    return modules.get(name);
   }
 
   // The colour schemes ?theme=auto and ?theme=host follow: the browser's, and
