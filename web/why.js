@@ -22,6 +22,7 @@
 //   window.attentionLabWhy.call(op, panel, number, text) -> the answer's text:
 //     op 0 reset(text), 1 report(panel) ({"pending": true} until the trainer's
 //     comes, then with "report_ms": what it cost there), 2 timing(number, panel as n)
+//     (measured in the worker: {"pending": true} until it answers)
 //   window.attentionLabWhy.train(panel, budgetMs) -> the run's steps as last heard:
 //     budget > 0 keeps it training, 0 takes one step, < 0 stops it
 //   window.attentionLabWhy.viewStrings() -> the view's strings, for the lab's tables
@@ -91,7 +92,16 @@
   const panels = [{}, {}];
   const PENDING = '{"pending": true}';
 
+  // The view's forward timings, measured in the worker: a frame of the page
+  // never holds one (each is a quarter of a second a layer).
+  const timings = { asked: null, answer: null, n: 0 };
+
   function heard(m) {
+    if (m.timing !== undefined) {
+      Object.assign(timings, { asked: null, answer: m.timing, n: m.n });
+      if (window.attentionLabFrames) window.attentionLabFrames.draw();
+      return;
+    }
     const p = panels[m.panel];
     if (!p || m.run !== p.run) return;  // a replaced run's
     if (m.reset) console.warn(`attention lab: the why view's trainer refused a run: ${m.reset}`);
@@ -122,6 +132,18 @@
     if (budgetMs < 0 && p.training) worker.postMessage({ stop: true, panel });
     p.training = budgetMs > 0;
     return p.steps;
+  }
+
+  function timingView(secondsEach, n) {
+    if (!worker) return model.UTF8ToString(model._why_timing(secondsEach, n));
+    const answer = timings.answer;
+    timings.answer = null;
+    if (answer !== null && timings.n === n) return answer;  // (another length's: measured again below)
+    if (timings.asked === null) {
+      worker.postMessage({ timing: secondsEach, n });
+      timings.asked = n;
+    }
+    return PENDING;
   }
 
   function reportView(panel) {
@@ -184,7 +206,7 @@
     call(op, panel, number, text) {
       if (!model) return JSON.stringify(notLoaded);
       if (op === 0) return resetView(text);
-      return op === 1 ? reportView(panel) : model.UTF8ToString(model._why_timing(number, panel));
+      return op === 1 ? reportView(panel) : timingView(number, panel);
     },
     train: (panel, budgetMs) => (model ? trainView(panel, budgetMs) : -1),
     viewStrings: () => (model ? model.UTF8ToString(model._why_view_strings()) : ''),

@@ -11,6 +11,8 @@
 //   {step: true, panel, run}           -> one step: {steps}
 //   {stop: true, panel}                -> none: the panel's slices end
 //   {report: true, panel, run}         -> {report: the run's JSON, ms: its cost}
+//   {timing: seconds each, n}          -> {timing: {"forward": rows}, n}: the forward
+//                                         passes timed here, between slices
 // First of all: {loaded: '' or the error}.
 'use strict';
 
@@ -59,6 +61,7 @@ function slice() {
 tick.port1.onmessage = slice;
 
 function handle(m) {
+  if (m.timing !== undefined) return postMessage({ timing: model.UTF8ToString(model._why_timing(m.timing, m.n)), n: m.n });
   const panel = m.panel === 1 ? 1 : 0;
   if (m.reset !== undefined) {
     training[panel] = false;

@@ -120,6 +120,16 @@ export async function checkWhyControls(c, lab) {
   const reset = await run();
   c.check(reset.step === 0 && reset.reported_step === 0 && !reset.running, 'Reset: the run starts again at step 0',
           JSON.stringify({ step: reset.step, reported: reset.reported_step }));
+  // The forward timings, measured in the worker a length at a time (the click
+  // waits until the view has them all: settled() waits while it measures).
+  await lab.click('why_measure');
+  const why = asObject(await lab.state()).why;
+  const rows = why.timing ?? [];
+  const trainer = await page.evaluate(() => window.attentionLabWhy.status().trainer);
+  c.check(trainer === 'worker' && !why.measuring && rows.length === 12 && rows.every((r) => r.ms > 0) &&
+          rows.filter((r) => r.n === 1024).map((r) => r.dependent_steps).join() === '1024,1024,1',
+          '"Time the forward passes": a row per layer and length, timed in the worker',
+          `${trainer}: ${JSON.stringify(rows.slice(0, 3))}`);
 }
 
 // Without its worker (why_worker.js answers 404, as a host that did not copy

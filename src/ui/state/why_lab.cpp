@@ -220,6 +220,7 @@ void why_update(AppState& state) {
     const std::vector<int>& lengths = why_timing_lengths();
     const nlohmann::json rows =
         nlohmann::json::parse(lab.calls.timing(kTimingSeconds, lengths[std::size_t(lab.timing_next)]), nullptr, false);
+    if (rows.is_object() && rows.contains("pending")) return;  // timed on the trainer's thread: a later frame
     if (rows.is_object() && rows.contains("forward"))
       for (const nlohmann::json& row : rows["forward"]) lab.timing.push_back(row);
     lab.timing_next = lab.timing_next + 1 < int(lengths.size()) ? lab.timing_next + 1 : -1;
