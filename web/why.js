@@ -108,10 +108,10 @@
     if (m.steps !== undefined) p.steps = m.steps;
     // What it cost there goes with it: the view spaces its reports by it.
     if (m.report !== undefined) Object.assign(p, { report: m.report.replace(/}$/, `, "report_ms": ${m.ms}}`), asked: false });
-    // A training run's steps are drawn by the frames its training keeps
-    // coming; anything else is drawn now (as a trainer's answer: no input's
-    // settle frames, which steps arriving 25 times a second would renew forever).
-    if (window.attentionLabFrames && !(m.steps !== undefined && p.training)) window.attentionLabFrames.draw();
+    // The view draws what the worker says (src/ui/state/why_lab.cpp: a threaded
+    // trainer's running runs ask for no frames of their own): as a trainer's
+    // answer, two frames, not an input's settle frames.
+    if (window.attentionLabFrames) window.attentionLabFrames.draw();
   }
 
   function resetView(settings) {

@@ -33,11 +33,13 @@ int advance(int panel, double budget_ms) {
 }
 std::string report(int panel) { return call_why(Report, panel, 0, ""); }
 std::string timing(double seconds_each, int n) { return call_why(Timing, n, seconds_each, ""); }
+// With its worker (web/why.js) the runs train there, and it asks for the frames.
+bool threaded() { return EM_ASM_INT({ return window.attentionLabWhy.status().trainer === "worker" ? 1 : 0; }) != 0; }
 
 }  // namespace
 
 void why_module_loaded(ui::AppState& state, std::string& error) {
-  if (error.empty()) state.why.calls = {reset, advance, report, timing};
+  if (error.empty()) state.why.calls = {reset, advance, report, timing, threaded};
 }
 
 }  // namespace attn::platform

@@ -179,10 +179,11 @@ void slice(int panel) {
 TEST_CASE("why lab: a trainer on another thread: late steps and reports are picked up, none lost or doubled") {
   AppState state;
   open_why(state, "why_steps=20&why_distance=4");
-  state.why.calls = {threaded::reset, threaded::advance, threaded::report, api::why_call_timing};
+  state.why.calls = {threaded::reset, threaded::advance, threaded::report, api::why_call_timing, [] { return true; }};
   WhyRunView& run = state.why.runs[0];
   why_train(state, WhyAction::Start);
   why_update(state);  // the thread starts training
+  CHECK_FALSE(why_busy(state.why));  // its answers ask for the frames: none of the run's own
   for (int i = 0; i < 3; ++i) threaded::slice(0);
   why_update(state);
   CHECK(run.step == 3);

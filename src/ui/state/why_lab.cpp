@@ -229,7 +229,10 @@ void why_update(AppState& state) {
 }
 
 bool why_busy(const WhyLab& lab) {
-  return why_pending(lab) || lab.runs[0].running || lab.runs[1].running;
+  // A threaded trainer's steps ask for their frames (web/why.js): the page
+  // then draws when there is news, and leaves the trainer the cores.
+  const bool threaded = lab.calls.threaded && lab.calls.threaded();
+  return why_pending(lab) || (!threaded && (lab.runs[0].running || lab.runs[1].running));
 }
 
 bool why_pending(const WhyLab& lab) {

@@ -37,6 +37,9 @@ struct WhyCalls {
   int (*advance)(int panel, double budget_ms) = nullptr;
   std::string (*report)(int panel) = nullptr;                   // the run's JSON at its step
   std::string (*timing)(double seconds_each, int n) = nullptr;  // {"forward": rows}
+  // Whether the runs train on a thread of their own, which asks for a frame
+  // when it has news: a running run then needs no frame of its own. Null: no.
+  bool (*threaded)() = nullptr;
 };
 
 enum class WhyPanel { Recurrence, Qkv };
