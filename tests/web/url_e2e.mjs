@@ -103,6 +103,9 @@ function addressCaughtUp(page) {
 // next frames, so the layout is awaited until two reads agree.
 async function heatmapPixels(lab) {
   await lab.page.bringToFront();
+  // Everything asked for drawn: a view whose numbers come from a worker (the
+  // why view's report) shows them only once the worker has answered.
+  await lab.settled();
   let layout = null, text = '';
   for (let i = 0; i < 10; ++i) {
     await lab.frames(2);
