@@ -1,9 +1,7 @@
-// The "why attention" experiments' attention side and the experiments
-// themselves (core/why): the attention layer's and every model's backward
-// against central differences of forward, in double (the attention layer
-// with q, k and v sharing one array, as the variants without projections
-// and with W_Q = W_K use it); the tasks' answers; determinism for a seed;
-// and the experiment's own claims on a short run.
+// The "why attention" experiments (core/why; their layers' gradient checks
+// are in test_layers.cpp): every model's backward against central
+// differences of forward, in double; the tasks' answers; determinism for a
+// seed; and the experiment's own claims on a short run.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -13,18 +11,11 @@
 #include <vector>
 
 #include "core/base/rng.hpp"
-#include "core/why/attention_layer.hpp"
 #include "core/why/why_lab.hpp"
 #include "helpers.hpp"
 
 namespace attn::why {
 namespace {
-
-std::vector<double> random_values(std::size_t n, Rng& rng, double scale) {
-  std::vector<double> v(n);
-  for (double& x : v) x = scale * (2.0 * rng.uniform_double() - 1.0);
-  return v;
-}
 
 double worst_difference(std::vector<double>& tensor, const std::vector<double>& analytic,
                         const std::function<double()>& loss) {
@@ -34,70 +25,6 @@ double worst_difference(std::vector<double>& tensor, const std::vector<double>& 
     worst = std::max(worst, std::fabs(numeric - analytic[i]) / std::max(1.0, std::fabs(numeric)));
   }
   return worst;
-}
-
-TEST_CASE("why: the attention layer's backward matches central differences, with q, k and v apart or shared") {
-  constexpr int B = 2, T = 5, D = 4;
-  Rng rng(3, 1);
-  const std::size_t n = std::size_t(B * T * D);
-  std::vector<double> q = random_values(n, rng, 1.5), k = random_values(n, rng, 1.5), v = random_values(n, rng, 1.0);
-  const std::vector<double> c = random_values(n, rng, 1.0);  // L = sum c . out
-  std::vector<double> out(n), att(std::size_t(B * T * T));
-  auto loss_of = [&](const double* qq, const double* kk, const double* vv) {
-    ref::attention_forward(out.data(), att.data(), qq, kk, vv, B, T, D);
-    double s = 0;
-    for (std::size_t i = 0; i < n; ++i) s += c[i] * out[i];
-    return s;
-  };
-  SUBCASE("separate") {
-    std::vector<double> dq(n, 0.0), dk(n, 0.0), dv(n, 0.0);
-    loss_of(q.data(), k.data(), v.data());
-    ref::attention_backward(dq.data(), dk.data(), dv.data(), c.data(), att.data(), q.data(), k.data(), v.data(), B, T, D);
-    const auto loss = [&] { return loss_of(q.data(), k.data(), v.data()); };
-    CHECK(worst_difference(q, dq, loss) < 1e-7);
-    CHECK(worst_difference(k, dk, loss) < 1e-7);
-    CHECK(worst_difference(v, dv, loss) < 1e-7);
-    // Causal: nothing above the diagonal, every row sums to 1.
-    for (int b = 0; b < B; ++b)
-      for (int t = 0; t < T; ++t) {
-        double sum = 0;
-        for (int j = 0; j < T; ++j) {
-          const double w = att[std::size_t((b * T + t) * T + j)];
-          if (j > t) CHECK(w == 0.0);
-          sum += w;
-        }
-        CHECK(sum == doctest::Approx(1.0).epsilon(1e-12));
-      }
-  }
-  SUBCASE("q = k (tied) and q = k = v (no projections): the roles' gradients sum") {
-    std::vector<double> dqk(n, 0.0), dv(n, 0.0);
-    loss_of(q.data(), q.data(), v.data());
-    ref::attention_backward(dqk.data(), dqk.data(), dv.data(), c.data(), att.data(), q.data(), q.data(), v.data(), B, T, D);
-    CHECK(worst_difference(q, dqk, [&] { return loss_of(q.data(), q.data(), v.data()); }) < 1e-7);
-    std::vector<double> dx(n, 0.0);
-    loss_of(q.data(), q.data(), q.data());
-    ref::attention_backward(dx.data(), dx.data(), dx.data(), c.data(), att.data(), q.data(), q.data(), q.data(), B, T, D);
-    CHECK(worst_difference(q, dx, [&] { return loss_of(q.data(), q.data(), q.data()); }) < 1e-7);
-  }
-}
-
-TEST_CASE("why: the linear layer's backward matches central differences") {
-  constexpr int N = 3, K = 4, M = 5;
-  Rng rng(4, 1);
-  std::vector<double> in = random_values(N * K, rng, 1), w = random_values(K * M, rng, 1), bias = random_values(M, rng, 1);
-  const std::vector<double> c = random_values(N * M, rng, 1);
-  std::vector<double> out(N * M);
-  const auto loss = [&] {
-    ref::linear_forward(out.data(), in.data(), w.data(), bias.data(), N, K, M);
-    double s = 0;
-    for (std::size_t i = 0; i < out.size(); ++i) s += c[i] * out[i];
-    return s;
-  };
-  std::vector<double> din(N * K, 0.0), dw(K * M, 0.0), dbias(M, 0.0);
-  ref::linear_backward(din.data(), dw.data(), dbias.data(), c.data(), in.data(), w.data(), N, K, M);
-  CHECK(worst_difference(in, din, loss) < 1e-8);
-  CHECK(worst_difference(w, dw, loss) < 1e-8);
-  CHECK(worst_difference(bias, dbias, loss) < 1e-8);
 }
 
 // Every model of both experiments, small: its backward against central

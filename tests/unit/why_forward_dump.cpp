@@ -1,5 +1,5 @@
 // For why_numpy_check.py: the "why attention" recurrent layers' float forward
-// passes (core/why/recurrent_layers) on random inputs and weights from a seed,
+// passes (core/layers/recurrent) on random inputs and weights from a seed,
 // and the attention models' (core/why/why_models: no projections, W_Q = W_K,
 // separate) on a batch of the previous-symbol task, printed as JSON with the
 // inputs and weights, so numpy recomputes them from the definitions alone.
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/base/rng.hpp"
-#include "core/why/recurrent_layers.hpp"
+#include "core/layers/recurrent.hpp"
 #include "core/why/why_models.hpp"
 
 using namespace attn;
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   const std::vector<float> wh = random_values(std::size_t(H * H), rng, 0.6f);
   const std::vector<float> b = random_values(std::size_t(H), rng, 0.3f);
   std::vector<float> hs(std::size_t(B * (T + 1) * H));
-  why::ref::rnn_forward(hs.data(), x.data(), wx.data(), wh.data(), b.data(), B, T, C, H);
+  layers::rnn_forward(hs.data(), x.data(), wx.data(), wh.data(), b.data(), B, T, C, H);
   std::printf("{\"B\": %d, \"T\": %d, \"C\": %d, \"H\": %d, ", B, T, C, H);
   print("x", x);
   std::printf("\"rnn\": {");
@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
   const std::vector<float> u = random_values(std::size_t(H * 3 * H), rng, 0.6f);
   const std::vector<float> gb = random_values(std::size_t(3 * H), rng, 0.3f);
   std::vector<float> gates(std::size_t(B * T * 3 * H));
-  why::ref::gru_forward(hs.data(), gates.data(), x.data(), w.data(), u.data(), gb.data(), B, T, C, H);
+  layers::gru_forward(hs.data(), gates.data(), x.data(), w.data(), u.data(), gb.data(), B, T, C, H);
   print("w", w);
   print("u", u);
   print("b", gb);

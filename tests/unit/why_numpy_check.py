@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The "why attention" layers' forward passes against numpy, written here from
-their definitions (core/why/recurrent_layers.hpp, why_models.hpp) alone:
+their definitions (core/layers/recurrent.hpp, why_models.hpp) alone:
 
     tanh RNN: h_t = tanh(x_t Wx + h_{t-1} Wh + b), h_0 = 0
     GRU:      z = sigmoid(x_t Wz + h Uz + bz), r = sigmoid(x_t Wr + h Ur + br),

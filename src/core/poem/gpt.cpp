@@ -10,6 +10,13 @@
 #include "core/masks.hpp"
 #include "core/base/parallel.hpp"
 #include "core/base/rng.hpp"
+#include "core/layers/attention.hpp"
+#include "core/layers/crossentropy.hpp"
+#include "core/layers/embedding.hpp"
+#include "core/layers/gelu.hpp"
+#include "core/layers/layernorm.hpp"
+#include "core/layers/linear.hpp"
+#include "core/layers/residual.hpp"
 #include "gpt_layers.hpp"
 
 namespace attn::poem {
@@ -26,76 +33,89 @@ struct Layers {
   void matmul_forward(Real* out, const Real* inp, const Real* w, const Real* b, int N, int C, int OC) const {
     if constexpr (std::is_same_v<Real, float>)
       if (fast) return fast::matmul_forward(out, inp, w, b, N, C, OC);
-    ref::matmul_forward(out, inp, w, b, N, C, OC);
+    layers::linear_forward(out, inp, w, b, N, C, OC);
   }
   void matmul_backward(Real* dinp, Real* dw, Real* db, const Real* dout, const Real* inp, const Real* w, int N, int C,
                        int OC) const {
     if constexpr (std::is_same_v<Real, float>)
       if (fast) return fast::matmul_backward(dinp, dw, db, dout, inp, w, N, C, OC);
-    ref::matmul_backward(dinp, dw, db, dout, inp, w, N, C, OC);
+    layers::linear_backward(dinp, dw, db, dout, inp, w, N, C, OC);
   }
   // The tied output layer and the softmax with its losses.
   void output_forward(Real* logits, Real* probs, Real* losses, const Real* inp, const Real* wte, const int* targets,
                       int N, int C, int V) const {
     if constexpr (std::is_same_v<Real, float>)
       if (fast) return fast::output_forward(logits, probs, losses, inp, wte, targets, N, C, V);
-    ref::logits_forward(logits, inp, wte, N, C, V);
-    ref::crossentropy_softmax_forward(probs, losses, logits, targets, N, V);
+    layers::logits_forward(logits, inp, wte, N, C, V);
+    layers::crossentropy_forward(probs, losses, static_cast<int*>(nullptr), logits, targets, N, V);
   }
   void logits_backward(Real* dinp, Real* dwte, const Real* dlogits, const Real* inp, const Real* wte, int N, int C,
                        int V) const {
     if constexpr (std::is_same_v<Real, float>)
       if (fast) return fast::logits_backward(dinp, dwte, dlogits, inp, wte, N, C, V);
-    ref::logits_backward(dinp, dwte, dlogits, inp, wte, N, C, V);
+    layers::logits_backward(dinp, dwte, dlogits, inp, wte, N, C, V);
   }
   void attention_forward(Real* out, Real* att, const Real* qkv, const bool* allowed, int B, int T, int C,
                          int NH) const {
     if constexpr (std::is_same_v<Real, float>)
       if (fast) return fast::attention_forward(out, att, qkv, allowed, B, T, C, NH);
-    ref::attention_forward(out, att, qkv, allowed, B, T, C, NH);
+    const Z C3 = Z(C) * 3, hs = C / NH;
+    for (Z b = 0; b < B; ++b)
+      for (Z h = 0; h < NH; ++h) {
+        const Real* q = qkv + b * T * C3 + h * hs;
+        layers::attention_forward(out + b * T * C + h * hs, C, att + (b * NH + h) * T * T, q, q + C, q + 2 * C,
+                                  int(C3), T, T, int(hs), 1.0 / std::sqrt(double(hs)), allowed);
+      }
   }
   void gelu_forward(Real* out, const Real* inp, int N) const {
     if constexpr (std::is_same_v<Real, float>)
       if (fast) return fast::gelu_forward(out, inp, N);
-    ref::gelu_forward(out, inp, N);
+    layers::gelu_forward(out, inp, N);
   }
   void gelu_backward(Real* dinp, const Real* inp, const Real* dout, int N) const {
     if constexpr (std::is_same_v<Real, float>)
       if (fast) return fast::gelu_backward(dinp, inp, dout, N);
-    ref::gelu_backward(dinp, inp, dout, N);
+    layers::gelu_backward(dinp, inp, dout, N);
   }
-  void crossentropy_backward(Real* dlogits, const Real* probs, const int* targets, Real dloss, int N, int V) const {
+  void crossentropy_backward(Real* dlogits, const Real* probs, const int* targets, int count, int N, int V) const {
     if constexpr (std::is_same_v<Real, float>)
-      if (fast) return fast::crossentropy_softmax_backward(dlogits, probs, targets, dloss, N, V);
-    ref::crossentropy_softmax_backward(dlogits, probs, targets, dloss, N, V);
+      if (fast) return fast::crossentropy_softmax_backward(dlogits, probs, targets, 1.0f / float(count), N, V);
+    layers::crossentropy_backward(dlogits, probs, targets, count, N, V);
   }
-  void attention_backward(Real* dqkv, const Real* dout, const Real* att, const Real* qkv, int B, int T, int C,
-                          int NH) const {
+  void attention_backward(Real* dqkv, const Real* dout, const Real* att, const Real* qkv, const bool* allowed, int B,
+                          int T, int C, int NH) const {
     if constexpr (std::is_same_v<Real, float>)
       if (fast) return fast::attention_backward(dqkv, dout, att, qkv, B, T, C, NH);
-    ref::attention_backward(dqkv, dout, att, qkv, B, T, C, NH);
+    const Z C3 = Z(C) * 3, hs = C / NH;
+    for (Z b = 0; b < B; ++b)
+      for (Z h = 0; h < NH; ++h) {
+        const Real* q = qkv + b * T * C3 + h * hs;
+        Real* dq = dqkv + b * T * C3 + h * hs;
+        layers::attention_backward(dq, dq + C, dq + 2 * C, dout + b * T * C + h * hs, C, att + (b * NH + h) * T * T, q,
+                                   q + C, q + 2 * C, int(C3), T, T, int(hs), 1.0 / std::sqrt(double(hs)), allowed);
+      }
   }
   void layernorm_forward(Real* out, Real* mean, Real* rstd, const Real* inp, const Real* weight, const Real* bias,
                          int N, int C) const {
     if constexpr (std::is_same_v<Real, float>)
       if (fast) return fast::layernorm_forward(out, mean, rstd, inp, weight, bias, N, C);
-    ref::layernorm_forward(out, mean, rstd, inp, weight, bias, N, C);
+    layers::layernorm_forward(out, mean, rstd, inp, weight, bias, N, C);
   }
   void layernorm_backward(Real* dinp, Real* dweight, Real* dbias, const Real* dout, const Real* inp, const Real* weight,
                           const Real* mean, const Real* rstd, int N, int C) const {
     if constexpr (std::is_same_v<Real, float>)
       if (fast) return fast::layernorm_backward(dinp, dweight, dbias, dout, inp, weight, mean, rstd, N, C);
-    ref::layernorm_backward(dinp, dweight, dbias, dout, inp, weight, mean, rstd, N, C);
+    layers::layernorm_backward(dinp, dweight, dbias, dout, inp, weight, mean, rstd, N, C);
   }
   void residual_forward(Real* out, const Real* a, const Real* b, int N) const {
     if constexpr (std::is_same_v<Real, float>)
       if (fast) return fast::residual_forward(out, a, b, N);
-    ref::residual_forward(out, a, b, N);
+    layers::residual_forward(out, a, b, N);
   }
   void residual_backward(Real* da, Real* db, const Real* dout, int N) const {
     if constexpr (std::is_same_v<Real, float>)
       if (fast) return fast::residual_backward(da, db, dout, N);
-    ref::residual_backward(da, db, dout, N);
+    layers::residual_backward(da, db, dout, N);
   }
 };
 
@@ -223,11 +243,11 @@ Real gpt_forward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* param
   auto drop = [&](std::vector<Real>& values, std::vector<Real>& keep) {
     if (!dropout) return keep.clear();
     resize(keep, Z(values.size()));
-    ref::dropout_mask(keep.data(), int(values.size()), ws.dropout, dropout_rng);
-    ref::dropout_forward(values.data(), values.data(), keep.data(), int(values.size()));
+    layers::dropout_mask(keep.data(), int(values.size()), ws.dropout, dropout_rng);
+    layers::dropout_forward(values.data(), values.data(), keep.data(), int(values.size()));
   };
 
-  ref::encoder_forward(ws.encoded.data(), tokens, p.wte, p.wpe, B, T, C);
+  layers::embedding_forward(ws.encoded.data(), tokens, p.wte, p.wpe, B, T, C);
   drop(ws.encoded, ws.encoded_mask);
   const Real* x = ws.encoded.data();  // the residual stream entering each block
   for (int l = 0; l < cfg.layers; ++l) {
@@ -285,7 +305,8 @@ void gpt_backward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* para
   std::vector<Real>& dlnf = zeroed(bk.dlnf, BT * C);
   std::vector<Real>& dx = zeroed(bk.dx, BT * C);
   Real* dlogits = ws.probs.data();
-  f.crossentropy_backward(dlogits, ws.probs.data(), ws.targets.data(), Real(1) / Real(counted), N, V);
+  const MaskMatrix mask = causal_mask(T);  // row-major: allowed[t * T + t2]
+  f.crossentropy_backward(dlogits, ws.probs.data(), ws.targets.data(), counted, N, V);
   f.logits_backward(dlnf.data(), g.wte, dlogits, ws.lnf.data(), p.wte, N, C, V);
   const Real* last = cfg.layers ? ws.layer.back().residual3.data() : ws.encoded.data();
   f.layernorm_backward(dx.data(), g.lnf_w, g.lnf_b, dlnf.data(), last, p.lnf_w, ws.lnf_mean.data(),
@@ -304,7 +325,7 @@ void gpt_backward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* para
     zeroed(dfch_gelu, BT * 4 * C), zeroed(dfch, BT * 4 * C), zeroed(dqkv, BT * 3 * C);
 
     f.residual_backward(dres2.data(), dfcproj.data(), dx.data(), N * C);
-    if (!a.fcproj_mask.empty()) ref::dropout_backward(dfcproj.data(), a.fcproj_mask.data(), N * C);
+    if (!a.fcproj_mask.empty()) layers::dropout_backward(dfcproj.data(), a.fcproj_mask.data(), N * C);
     f.matmul_backward(dfch_gelu.data(), gw.fcproj_w, gw.fcproj_b, dfcproj.data(), a.fch_gelu.data(), w.fcproj_w, N,
                       4 * C, C);
     f.gelu_backward(dfch.data(), a.fch.data(), dfch_gelu.data(), N * 4 * C);
@@ -312,16 +333,16 @@ void gpt_backward(GptWorkspace<Real>& ws, const GptConfig& cfg, const Real* para
     f.layernorm_backward(dres2.data(), gw.ln2_w, gw.ln2_b, dln2.data(), a.residual2.data(), w.ln2_w,
                             a.ln2_mean.data(), a.ln2_rstd.data(), N, C);
     f.residual_backward(dx_in.data(), dattproj.data(), dres2.data(), N * C);
-    if (!a.attproj_mask.empty()) ref::dropout_backward(dattproj.data(), a.attproj_mask.data(), N * C);
+    if (!a.attproj_mask.empty()) layers::dropout_backward(dattproj.data(), a.attproj_mask.data(), N * C);
     f.matmul_backward(datty.data(), gw.proj_w, gw.proj_b, dattproj.data(), a.atty.data(), w.proj_w, N, C, C);
-    f.attention_backward(dqkv.data(), datty.data(), a.att.data(), a.qkv.data(), B, T, C, NH);
+    f.attention_backward(dqkv.data(), datty.data(), a.att.data(), a.qkv.data(), mask.data(), B, T, C, NH);
     f.matmul_backward(dln1.data(), gw.qkv_w, gw.qkv_b, dqkv.data(), a.ln1.data(), w.qkv_w, N, C, 3 * C);
     f.layernorm_backward(dx_in.data(), gw.ln1_w, gw.ln1_b, dln1.data(), x, w.ln1_w, a.ln1_mean.data(),
                             a.ln1_rstd.data(), N, C);
     dx.swap(dx_in);
   }
-  if (!ws.encoded_mask.empty()) ref::dropout_backward(dx.data(), ws.encoded_mask.data(), N * C);
-  ref::encoder_backward(g.wte, g.wpe, dx.data(), ws.tokens.data(), B, T, C);
+  if (!ws.encoded_mask.empty()) layers::dropout_backward(dx.data(), ws.encoded_mask.data(), N * C);
+  layers::embedding_backward(g.wte, g.wpe, dx.data(), ws.tokens.data(), B, T, C);
 }
 
 template float gpt_forward(GptWorkspace<float>&, const GptConfig&, const float*, const int*, const int*, int, int, Path);

@@ -30,7 +30,7 @@
 #include "core/multihead.hpp"
 #include "core/base/rng.hpp"
 #include "core/optim/adam.hpp"
-#include "train_kernels.hpp"
+#include "tiny_model.hpp"
 #include "core/types.hpp"
 
 namespace attn {
@@ -109,7 +109,7 @@ class Trainer {
   TrainStepStats step();
   // Loss and accuracy of the current parameters on a fixed held-out set.
   train::BatchResult evaluate_batch(int sequences = 256) const;
-  // The parameters (float, row-major; see train_kernels.hpp).
+  // The parameters (float, row-major; see tiny_model.hpp).
   const train::TinyModel<float>& model() const { return model_; }
   const std::vector<TrainStepStats>& history() const { return history_; }
   // Accuracy on a fixed held-out set of sequences.

@@ -5,10 +5,12 @@
 #include <cmath>
 #include <cstddef>
 
-#include "core/base/detmath.hpp"
 #include "core/base/rng.hpp"
-#include "attention_layer.hpp"
-#include "recurrent_layers.hpp"
+#include "core/layers/attention.hpp"
+#include "core/layers/crossentropy.hpp"
+#include "core/layers/embedding.hpp"
+#include "core/layers/linear.hpp"
+#include "core/layers/recurrent.hpp"
 
 namespace attn::why {
 namespace {
@@ -20,6 +22,19 @@ using std::size_t;
 template <class Real>
 void fill_uniform(Real* out, size_t n, double a, Rng& rng) {
   for (size_t i = 0; i < n; ++i) out[i] = Real(a * (2.0 * rng.uniform_double() - 1.0));
+}
+
+// The causal attention of B sequences of T positions, D channels: one
+// layers::attention per sequence.
+template <class Real>
+void attention_backward(Real* dq, Real* dk, Real* dv, const Real* dout, const Real* att, const Real* q, const Real* k,
+                        const Real* v, int B, int T, int D) {
+  const auto causal = layers::causal_allowed(T, T);
+  for (size_t b = 0; b < size_t(B); ++b) {
+    const size_t row0 = b * size_t(T) * size_t(D);
+    layers::attention_backward(dq + row0, dk + row0, dv + row0, dout + row0, D, att + b * size_t(T) * size_t(T),
+                               q + row0, k + row0, v + row0, D, T, T, D, 1.0 / std::sqrt(double(D)), causal.get());
+  }
 }
 
 // A tensor of the weights, and its part of a gradient array.
@@ -125,28 +140,21 @@ void forward(const Model<Real>& m, const Batch& batch, Pass<Real>& p) {
   p.T = T;
   const size_t N = size_t(B) * size_t(T);
   p.x.assign(N * size_t(C), Real(0));
-  for (size_t r = 0; r < N; ++r) {
-    const Real* s = m.symbols.data() + size_t(batch.tokens[r]) * size_t(C);
-    Real* x = p.x.data() + r * size_t(C);
-    for (int i = 0; i < C; ++i) x[i] = s[i];
-    if (!m.positions.empty()) {
-      const Real* pos = m.positions.data() + (r % size_t(T)) * size_t(C);
-      for (int i = 0; i < C; ++i) x[i] += pos[i];
-    }
-  }
+  layers::embedding_forward(p.x.data(), batch.tokens.data(), m.symbols.data(),
+                            m.positions.empty() ? nullptr : m.positions.data(), B, T, C);
   // The layer: a feature vector per position.
   const Real* features = nullptr;  // B x T x C, row b * T + t; the recurrent states B x (T + 1) x C
   bool recurrent = false;
   switch (m.spec.layer) {
     case Layer::Rnn:
       p.hs.assign(size_t(B) * size_t(T + 1) * size_t(C), Real(0));
-      ref::rnn_forward(p.hs.data(), p.x.data(), tensor(m, &TensorOffsets::wx), tensor(m, &TensorOffsets::wh), tensor(m, &TensorOffsets::b), B, T, C, C);
+      layers::rnn_forward(p.hs.data(), p.x.data(), tensor(m, &TensorOffsets::wx), tensor(m, &TensorOffsets::wh), tensor(m, &TensorOffsets::b), B, T, C, C);
       features = p.hs.data(), recurrent = true;
       break;
     case Layer::Gru:
       p.hs.assign(size_t(B) * size_t(T + 1) * size_t(C), Real(0));
       p.gates.assign(N * 3 * size_t(C), Real(0));
-      ref::gru_forward(p.hs.data(), p.gates.data(), p.x.data(), tensor(m, &TensorOffsets::w), tensor(m, &TensorOffsets::u), tensor(m, &TensorOffsets::b), B, T,
+      layers::gru_forward(p.hs.data(), p.gates.data(), p.x.data(), tensor(m, &TensorOffsets::w), tensor(m, &TensorOffsets::u), tensor(m, &TensorOffsets::b), B, T,
                        C, C);
       features = p.hs.data(), recurrent = true;
       break;
@@ -158,20 +166,25 @@ void forward(const Model<Real>& m, const Batch& batch, Pass<Real>& p) {
         p.q.assign(N * size_t(C), Real(0));
         p.v.assign(N * size_t(C), Real(0));
         const bool tied = m.spec.projections == Projections::Tied;
-        ref::linear_forward(p.q.data(), p.x.data(), tensor(m, tied ? &TensorOffsets::wqk : &TensorOffsets::wq), static_cast<const Real*>(nullptr),
+        layers::linear_forward(p.q.data(), p.x.data(), tensor(m, tied ? &TensorOffsets::wqk : &TensorOffsets::wq), static_cast<const Real*>(nullptr),
                             int(N), C, C);
-        ref::linear_forward(p.v.data(), p.x.data(), tensor(m, &TensorOffsets::wv), static_cast<const Real*>(nullptr), int(N), C, C);
+        layers::linear_forward(p.v.data(), p.x.data(), tensor(m, &TensorOffsets::wv), static_cast<const Real*>(nullptr), int(N), C, C);
         q = k = p.q.data();
         v = p.v.data();
         if (!tied) {
           p.k.assign(N * size_t(C), Real(0));
-          ref::linear_forward(p.k.data(), p.x.data(), tensor(m, &TensorOffsets::wk), static_cast<const Real*>(nullptr), int(N), C, C);
+          layers::linear_forward(p.k.data(), p.x.data(), tensor(m, &TensorOffsets::wk), static_cast<const Real*>(nullptr), int(N), C, C);
           k = p.k.data();
         }
       }
       p.att.assign(N * size_t(T), Real(0));
       p.out.assign(N * size_t(C), Real(0));
-      ref::attention_forward(p.out.data(), p.att.data(), q, k, v, B, T, C);
+      const auto causal = layers::causal_allowed(T, T);
+      for (size_t b = 0; b < size_t(B); ++b) {
+        const size_t row0 = b * size_t(T) * size_t(C);
+        layers::attention_forward(p.out.data() + row0, C, p.att.data() + b * size_t(T) * size_t(T), q + row0, k + row0,
+                                  v + row0, C, T, T, C, 1.0 / std::sqrt(double(C)), causal.get());
+      }
       features = p.out.data();
       break;
     }
@@ -189,42 +202,35 @@ void forward(const Model<Real>& m, const Batch& batch, Pass<Real>& p) {
     for (int c = 0; c < C; ++c) p.features[i * size_t(C) + size_t(c)] = features[src * size_t(C) + size_t(c)];
   }
   p.probs.assign(R * size_t(A), Real(0));
-  ref::linear_forward(p.probs.data(), p.features.data(), tensor(m, &TensorOffsets::wo), tensor(m, &TensorOffsets::bo), int(R), C, A);
+  layers::linear_forward(p.probs.data(), p.features.data(), tensor(m, &TensorOffsets::wo), tensor(m, &TensorOffsets::bo), int(R), C, A);
+  // The loss: a softmax cross-entropy per read-out row, in place over its logits.
+  p.targets.resize(R);
+  for (size_t i = 0; i < R; ++i) p.targets[i] = batch.targets[size_t(p.rows[i])];
   p.predicted.assign(R, 0);
+  std::vector<double> losses(R);
+  layers::crossentropy_forward(p.probs.data(), losses.data(), p.predicted.data(), p.probs.data(), p.targets.data(),
+                               int(R), A);
   double loss = 0;
   int right = 0;
   for (size_t i = 0; i < R; ++i) {
-    Real* z = p.probs.data() + i * size_t(A);
-    int best = 0;
-    double max = double(z[0]);
-    for (int a = 1; a < A; ++a)
-      if (double(z[a]) > max) max = double(z[a]), best = a;
-    double sum = 0;
-    for (int a = 0; a < A; ++a) sum += det_exp(double(z[a]) - max);
-    const int target = batch.targets[size_t(p.rows[i])];
-    loss += det_log(sum) - (double(z[target]) - max);
-    for (int a = 0; a < A; ++a) z[a] = Real(det_exp(double(z[a]) - max) / sum);
-    p.predicted[i] = best;
-    right += best == target;
+    loss += losses[i];
+    right += p.predicted[i] == p.targets[i];
   }
   p.loss = R ? loss / double(R) : 0.0;
   p.accuracy = R ? double(right) / double(R) : 0.0;
 }
 
 template <class Real>
-void backward(const Model<Real>& m, const Batch& batch, Pass<Real>& p, std::vector<Real>& grads, std::vector<Real>& dx) {
+void backward(const Model<Real>& m, const Batch& /*batch (its targets are in p)*/, Pass<Real>& p, std::vector<Real>& grads, std::vector<Real>& dx) {
   const int B = p.B, T = p.T, C = m.spec.width, A = m.classes;
   const size_t N = size_t(B) * size_t(T), R = p.rows.size();
   dx.assign(N * size_t(C), Real(0));
   if (!R) return;
   // The read-out: d logits = (softmax - one-hot) / R.
   std::vector<Real> dz(R * size_t(A));
-  for (size_t i = 0; i < R; ++i)
-    for (int a = 0; a < A; ++a)
-      dz[i * size_t(A) + size_t(a)] =
-          (p.probs[i * size_t(A) + size_t(a)] - Real(a == batch.targets[size_t(p.rows[i])] ? 1 : 0)) / Real(R);
+  layers::crossentropy_backward(dz.data(), p.probs.data(), p.targets.data(), int(R), int(R), A);
   std::vector<Real> dfeatures(R * size_t(C), Real(0));
-  ref::linear_backward(dfeatures.data(), tensor(m, grads, &TensorOffsets::wo), tensor(m, grads, &TensorOffsets::bo), dz.data(), p.features.data(),
+  layers::linear_backward(dfeatures.data(), tensor(m, grads, &TensorOffsets::wo), tensor(m, grads, &TensorOffsets::bo), dz.data(), p.features.data(),
                        tensor(m, &TensorOffsets::wo), int(R), C, A);
   switch (m.spec.layer) {
     case Layer::Rnn:
@@ -236,10 +242,10 @@ void backward(const Model<Real>& m, const Batch& batch, Pass<Real>& p, std::vect
         for (int c = 0; c < C; ++c) dhs[state * size_t(C) + size_t(c)] += dfeatures[i * size_t(C) + size_t(c)];
       }
       if (m.spec.layer == Layer::Rnn)
-        ref::rnn_backward(dx.data(), tensor(m, grads, &TensorOffsets::wx), tensor(m, grads, &TensorOffsets::wh), tensor(m, grads, &TensorOffsets::b), dhs.data(),
+        layers::rnn_backward(dx.data(), tensor(m, grads, &TensorOffsets::wx), tensor(m, grads, &TensorOffsets::wh), tensor(m, grads, &TensorOffsets::b), dhs.data(),
                           p.hs.data(), p.x.data(), tensor(m, &TensorOffsets::wx), tensor(m, &TensorOffsets::wh), B, T, C, C);
       else
-        ref::gru_backward(dx.data(), tensor(m, grads, &TensorOffsets::w), tensor(m, grads, &TensorOffsets::u), tensor(m, grads, &TensorOffsets::b), dhs.data(),
+        layers::gru_backward(dx.data(), tensor(m, grads, &TensorOffsets::w), tensor(m, grads, &TensorOffsets::u), tensor(m, grads, &TensorOffsets::b), dhs.data(),
                           p.hs.data(), p.gates.data(), p.x.data(), tensor(m, &TensorOffsets::w), tensor(m, &TensorOffsets::u), B, T, C, C);
       break;
     }
@@ -250,22 +256,22 @@ void backward(const Model<Real>& m, const Batch& batch, Pass<Real>& p, std::vect
           dout[size_t(p.rows[i]) * size_t(C) + size_t(c)] += dfeatures[i * size_t(C) + size_t(c)];
       if (m.spec.projections == Projections::None) {
         // q = k = v = x: the three roles' gradients sum into dx.
-        ref::attention_backward(dx.data(), dx.data(), dx.data(), dout.data(), p.att.data(), p.x.data(), p.x.data(),
-                                p.x.data(), B, T, C);
+        attention_backward(dx.data(), dx.data(), dx.data(), dout.data(), p.att.data(), p.x.data(), p.x.data(),
+                           p.x.data(), B, T, C);
         break;
       }
       const bool tied = m.spec.projections == Projections::Tied;
       std::vector<Real> dq(N * size_t(C), Real(0)), dv(N * size_t(C), Real(0)), dk;
       if (!tied) dk.assign(N * size_t(C), Real(0));
       Real* dkp = tied ? dq.data() : dk.data();  // tied: the query's and the key's gradients sum in one
-      ref::attention_backward(dq.data(), dkp, dv.data(), dout.data(), p.att.data(), p.q.data(),
-                              tied ? p.q.data() : p.k.data(), p.v.data(), B, T, C);
-      ref::linear_backward(dx.data(), tensor(m, grads, tied ? &TensorOffsets::wqk : &TensorOffsets::wq), static_cast<Real*>(nullptr), dq.data(),
+      attention_backward(dq.data(), dkp, dv.data(), dout.data(), p.att.data(), p.q.data(),
+                         tied ? p.q.data() : p.k.data(), p.v.data(), B, T, C);
+      layers::linear_backward(dx.data(), tensor(m, grads, tied ? &TensorOffsets::wqk : &TensorOffsets::wq), static_cast<Real*>(nullptr), dq.data(),
                            p.x.data(), tensor(m, tied ? &TensorOffsets::wqk : &TensorOffsets::wq), int(N), C, C);
       if (!tied)
-        ref::linear_backward(dx.data(), tensor(m, grads, &TensorOffsets::wk), static_cast<Real*>(nullptr), dk.data(), p.x.data(),
+        layers::linear_backward(dx.data(), tensor(m, grads, &TensorOffsets::wk), static_cast<Real*>(nullptr), dk.data(), p.x.data(),
                              tensor(m, &TensorOffsets::wk), int(N), C, C);
-      ref::linear_backward(dx.data(), tensor(m, grads, &TensorOffsets::wv), static_cast<Real*>(nullptr), dv.data(), p.x.data(),
+      layers::linear_backward(dx.data(), tensor(m, grads, &TensorOffsets::wv), static_cast<Real*>(nullptr), dv.data(), p.x.data(),
                            tensor(m, &TensorOffsets::wv), int(N), C, C);
       break;
     }

@@ -87,6 +87,7 @@ struct Pass {
   std::vector<int> rows;               // the (b * T + t) of every position with a target
   std::vector<Real> features, probs;   // per such row: what the read-out reads (C), its softmax (classes)
   std::vector<int> predicted;          // per such row: the read-out's argmax
+  std::vector<int> targets;            // per such row: the symbol it must name
   double loss = 0;                     // mean cross-entropy over those rows (nats)
   double accuracy = 0;                 // share of them named right
 };

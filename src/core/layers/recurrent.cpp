@@ -1,7 +1,7 @@
-// The recurrent layers; see recurrent_layers.hpp. Plain loops in a fixed
+// The recurrent layers; see recurrent.hpp. Plain loops in a fixed
 // order: each step's products are small (H up to a few dozen), and the
 // experiment's point is that the steps depend on each other, not their speed.
-#include "recurrent_layers.hpp"
+#include "recurrent.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -9,7 +9,7 @@
 
 #include "core/base/detmath.hpp"
 
-namespace attn::why::ref {
+namespace attn::layers {
 namespace {
 
 std::size_t at(int i, int j, int n) { return std::size_t(i) * std::size_t(n) + std::size_t(j); }
@@ -168,7 +168,7 @@ void gru_backward(Real* dx, Real* dw, Real* du, Real* db, Real* dhs, const Real*
 
 // An explicit instantiation names types: the macro argument cannot be parenthesised.
 // NOLINTBEGIN(bugprone-macro-parentheses)
-#define ATTN_WHY_RECURRENT(Real)                                                                                    \
+#define ATTN_RECURRENT(Real)                                                                                    \
   template Real det_tanh<Real>(Real);                                                                                \
   template Real det_sigmoid<Real>(Real);                                                                             \
   template void rnn_forward<Real>(Real*, const Real*, const Real*, const Real*, const Real*, int, int, int, int);   \
@@ -178,9 +178,9 @@ void gru_backward(Real* dx, Real* dw, Real* du, Real* db, Real* dhs, const Real*
                                   int);                                                                              \
   template void gru_backward<Real>(Real*, Real*, Real*, Real*, Real*, const Real*, const Real*, const Real*,         \
                                    const Real*, const Real*, int, int, int, int);
-ATTN_WHY_RECURRENT(float)
-ATTN_WHY_RECURRENT(double)
-#undef ATTN_WHY_RECURRENT
+ATTN_RECURRENT(float)
+ATTN_RECURRENT(double)
+#undef ATTN_RECURRENT
 // NOLINTEND(bugprone-macro-parentheses)
 
-}  // namespace attn::why::ref
+}  // namespace attn::layers

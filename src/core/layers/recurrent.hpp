@@ -1,13 +1,11 @@
-// The recurrent layers of the "why attention" experiments: the chapter's
-// claim is that in a recurrent network information (and gradient) between
-// distant positions passes through many steps and fades, while attention
-// joins any two positions in one. These are the recurrent side: a plain tanh
-// RNN and a GRU (the gated variant, the fair comparison), one free function
-// per layer forward and one backward (backpropagation through time), in the
-// style of the poem model's layers (poem/gpt_layers.hpp): B sequences of T
-// steps, C input channels, H hidden units, every array row-major and
-// contiguous, templated on the number type (float; double for the
-// finite-difference checks).
+// The recurrent layers (the "why attention" experiments' other side: in a
+// recurrent network information and gradient between distant positions pass
+// through many steps and fade, while attention joins any two positions in
+// one): a plain tanh RNN and a GRU (the gated variant, the fair comparison),
+// one free function per layer forward and one backward (backpropagation
+// through time): B sequences of T steps, C input channels, H hidden units,
+// every array row-major and contiguous, templated on the number type (float;
+// double for the finite-difference checks).
 //
 // The states start at h_0 = 0. hs (B, T+1, H) keeps every state, hs[b][0] = 0,
 // for backward. Backward functions ACCUMULATE (+=) into the parameter
@@ -22,7 +20,7 @@
 // attention_cli.
 #pragma once
 
-namespace attn::why::ref {
+namespace attn::layers {
 
 // h_t = tanh(x_t Wx + h_{t-1} Wh + b); wx (C,H), wh (H,H), b (H).
 template <class Real>
@@ -51,4 +49,4 @@ Real det_tanh(Real x);
 template <class Real>
 Real det_sigmoid(Real x);
 
-}  // namespace attn::why::ref
+}  // namespace attn::layers
