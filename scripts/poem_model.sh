@@ -17,7 +17,7 @@
 #
 # Trained once per corpus, code and settings: the result is kept in
 # ~/.cache/attention-lab/poem/<key>.bin, the key a hash of the corpus files,
-# the model's sources (src/core/poem, its layers, the kernels, the CLI command), the
+# the model's sources (src/core/poem, its layers and optimiser, the kernels, the CLI command), the
 # compiler and the CPU's vector extensions (the kernels pick theirs at run
 # time, so another CPU may give other last bits). Nothing trained is committed.
 set -euo pipefail
@@ -44,7 +44,7 @@ SETTINGS=(--heads 8 --min-count 10 --modern no --dropout 0 --line-start-share 1 
 key=$( {
   echo "${SETTINGS[*]}"
   cat "$TANG" "$CORPUS/tang300" "$CORPUS/song100" "$CORPUS/chinese"
-  cd "$ROOT" && find src/core/poem src/core/layers src/core/kernels src/core/masks.cpp src/core/masks.hpp src/core/base/rng.cpp \
+  cd "$ROOT" && find src/core/poem src/core/layers src/core/optim src/core/kernels src/core/masks.cpp src/core/masks.hpp src/core/base/rng.cpp \
     src/core/base/rng.hpp src/cli/poem.cpp -type f | LC_ALL=C sort | xargs cat
   c++ --version | head -n1
   grep -m1 -o -w -E 'avx512f|avx2' /proc/cpuinfo | sort -u | tr '\n' ' '

@@ -10,7 +10,8 @@
 // weights rounded to float once per update). Everything is + - * / and sqrt,
 // correctly rounded in IEEE 754, in a fixed order: the same bits natively and
 // in wasm, for any thread count. The scaling lab's trainer (Moment float, no
-// clipping) and the why models (double, clipped at 1) train with it.
+// clipping), the why models (double, clipped at 1) and the poem GPT (float,
+// AdamW, cloned per vector width) train with it.
 #pragma once
 
 #include <cmath>

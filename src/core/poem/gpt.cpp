@@ -353,41 +353,35 @@ template void gpt_backward(GptWorkspace<double>&, const GptConfig&, const double
 
 namespace {
 
-// One piece of AdamW's update, per vector width (kernels/per_isa.hpp).
-ATTN_PER_ISA void adamw_piece(float* params, const float* grads, float* m, float* v, std::size_t n, float beta1,
-                              float beta2, float eps, double correction1, double correction2, float learning_rate,
-                              float decay) {
-  for (std::size_t j = 0; j < n; ++j) {
-    m[j] = beta1 * m[j] + (1.0f - beta1) * grads[j];
-    v[j] = beta2 * v[j] + (1.0f - beta2) * grads[j] * grads[j];
-    const float m_hat = static_cast<float>(m[j] / correction1);
-    const float v_hat = static_cast<float>(v[j] / correction2);
-    params[j] -= learning_rate * (m_hat / (std::sqrt(v_hat) + eps) + decay * params[j]);
-  }
+// One piece of the AdamW update, cloned per vector width (kernels/per_isa.hpp)
+// with core/optim's loop inlined.
+ATTN_PER_ISA void adamw_piece(const optim::AdamSettings& settings, const optim::AdamStep& now, float learning_rate,
+                              float* params, const float* grads, float* m, float* v, std::size_t n) {
+  optim::adam_update(settings, now, learning_rate, params, grads, m, v, n);
 }
 
 }  // namespace
 
 void AdamW::step(std::vector<float>& params, const std::vector<float>& grads, const std::vector<ParamTensor>& tensors,
                  float learning_rate, int threads) {
-  if (m.size() != params.size()) m.assign(params.size(), 0.0f), v.assign(params.size(), 0.0f), t = 0;
-  ++t;
-  const double correction1 = 1.0 - std::pow(double(beta1), double(t));
-  const double correction2 = 1.0 - std::pow(double(beta2), double(t));
+  if (m.size() != params.size()) m.assign(params.size(), 0.0f), v.assign(params.size(), 0.0f), clock = {};
+  const optim::AdamStep now = clock.next(settings);
+  optim::AdamSettings no_decay = settings;
+  no_decay.weight_decay = 0;
   // The tensors in pieces of at most kPiece elements, spread over the threads.
   constexpr std::size_t kPiece = 1 << 15;
   struct Piece {
     std::size_t begin, end;
-    float decay;
+    const optim::AdamSettings* settings;
   };
   std::vector<Piece> pieces;
   for (const ParamTensor& tensor : tensors)
     for (std::size_t b = tensor.offset; b < tensor.offset + tensor.size; b += kPiece)
-      pieces.push_back({b, std::min(b + kPiece, tensor.offset + tensor.size), tensor.decay ? weight_decay : 0.0f});
+      pieces.push_back({b, std::min(b + kPiece, tensor.offset + tensor.size), tensor.decay ? &settings : &no_decay});
   parallel_for(static_cast<int>(pieces.size()), threads, [&](int i) {
     const Piece& piece = pieces[sz(i)];
-    adamw_piece(params.data() + piece.begin, grads.data() + piece.begin, m.data() + piece.begin, v.data() + piece.begin,
-                piece.end - piece.begin, beta1, beta2, eps, correction1, correction2, learning_rate, piece.decay);
+    adamw_piece(*piece.settings, now, learning_rate, params.data() + piece.begin, grads.data() + piece.begin,
+                m.data() + piece.begin, v.data() + piece.begin, piece.end - piece.begin);
   });
 }
 

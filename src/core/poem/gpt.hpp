@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "core/optim/adam.hpp"
+
 namespace attn::poem {
 
 struct GptConfig {
@@ -131,12 +133,13 @@ Real gpt_forward(GptWorkspace<Real>& ws, const GptConfig& config, const Real* pa
 template <class Real>
 void gpt_backward(GptWorkspace<Real>& ws, const GptConfig& config, const Real* params, Real* grads, Path path);
 
-// AdamW (Loshchilov and Hutter): Adam's moments, the step bias-corrected,
-// and decoupled weight decay on the tensors marked decay.
+// AdamW for the model: core/optim's update (betas 0.9 and 0.95, weight decay
+// 0.1 on the tensors marked decay, none on the others), in pieces spread over
+// the threads.
 struct AdamW {
-  float beta1 = 0.9f, beta2 = 0.95f, eps = 1e-8f, weight_decay = 0.1f;
+  optim::AdamSettings settings{0.9, 0.95, 1e-8, 0.1};
   std::vector<float> m, v;
-  long long t = 0;
+  optim::AdamClock clock;
   // threads: as parallel_for's (each element's update is its own, so the
   // count changes no bit).
   void step(std::vector<float>& params, const std::vector<float>& grads, const std::vector<ParamTensor>& tensors,
