@@ -41,7 +41,7 @@ import { join, resolve } from 'node:path';
 
 import { PNG } from 'pngjs';
 
-import { Lab, READY_TIMEOUT_MS, checkPixels, press, runBrowserTest } from './lab.mjs';
+import { Lab, READY_TIMEOUT_MS, checkPixels, press, runBrowserTest, untilDrawn } from './lab.mjs';
 import { countDistinctColours } from './pixels.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2).map((p) => p && resolve(p));
@@ -711,11 +711,15 @@ async function failures(c, page, url) {
     const errors = watchErrors(alone, /404|Failed to load resource/);
     try {
       await alone.route('**/poem_worker.js', (r) => r.fulfill({ status: 404, body: 'not here' }));
-      const lab = await openPoem(alone, url, '?view=poem&lang=en');
-      await lab.click('poem_train_step');
-      await waitPoem(alone, (q) => q.training?.steps >= 1 && !q.running, null, 60_000).catch(() => {});
-      const p = await poemState(lab);
-      const trainer = await alone.evaluate(() => window.attentionLabPoem.status().trainer);
+      // Every call into this page under one ceiling (and its renderer's crash):
+      // a page that stops answering fails here with its state, not at ctest's timeout.
+      const { p, trainer } = await untilDrawn(alone, 'the page without its poem worker', (async () => {
+        const lab = await openPoem(alone, url, '?view=poem&lang=en');
+        await lab.click('poem_train_step');
+        await waitPoem(alone, (q) => q.training?.steps >= 1 && !q.running, null, 60_000).catch(() => {});
+        return { p: await poemState(lab),
+                 trainer: await alone.evaluate(() => window.attentionLabPoem.status().trainer) };
+      })());
       c.check(p.training?.steps === 1 && !p.running && trainer === 'page',
               'without its worker (poem_worker.js: 404) Step trains one step on the page\'s thread',
               `steps ${p.training?.steps}, running ${p.running}, trainer ${trainer}, corpus ${p.corpus}`);
