@@ -18,7 +18,10 @@
 
 // A slice between two looks at the page's messages: Pause and Reset wait
 // at most this long, or one step where a step takes longer (a slice is at least one).
-const SLICE_MS = 40;
+// Each slice's answer draws a frame on the page; at 40 ms those frames took
+// enough of a 2-core machine that the worker trained slower than the page's
+// thread did (docs/performance.md); at 100 ms it trains faster.
+const SLICE_MS = 100;
 let model = null;
 const training = [false, false];  // by panel: slices continue
 const runs = [0, 0];              // by panel: the run its module holds
