@@ -16,6 +16,14 @@ inline attn::Matrix random_matrix(int rows, int cols, attn::Rng& rng, float stdd
   return m;
 }
 
+// n values uniform in [-scale, scale), in order from rng: a gradient check's
+// inputs and weights.
+inline std::vector<double> random_values(std::size_t n, attn::Rng& rng, double scale) {
+  std::vector<double> v(n);
+  for (double& x : v) x = scale * (2.0 * rng.uniform_double() - 1.0);
+  return v;
+}
+
 // The central difference (loss(x + step e_i) - loss(x - step e_i)) / (2 step),
 // the derivative a backward pass is checked against; x[i] is left as it was.
 template <class LossFn>

@@ -22,18 +22,14 @@
 #include "core/layers/layernorm.hpp"
 #include "core/layers/linear.hpp"
 #include "core/layers/recurrent.hpp"
+#include "core/types.hpp"
 #include "helpers.hpp"
 
 namespace attn::layers {
 namespace {
 
 using Vec = std::vector<double>;
-
-Vec random_values(std::size_t n, Rng& rng, double scale) {
-  Vec v(n);
-  for (double& x : v) x = scale * (2.0 * rng.uniform_double() - 1.0);
-  return v;
-}
+using test::random_values;
 
 double weighted(const Vec& c, const Vec& out) {
   double s = 0;
@@ -113,18 +109,19 @@ TEST_CASE("layers: attention with its mask (none, causal, a causal offset, any p
       // The loss reads only the head's own columns of each output row.
       for (int i = 0; i < c.n_q; ++i)
         for (int j = c.d; j < c.ld_out; ++j) cout[std::size_t(i * c.ld_out + j)] = 0;
-      std::unique_ptr<bool[]> allowed;
-      if (c.mask == 1) allowed = causal_allowed(c.n_q, c.n_k);
+      // Causal: query i is position n_k - n_q + i and sees the keys up to it.
+      MaskMatrix mask(c.n_q, c.n_k);
+      for (int i = 0; i < c.n_q; ++i)
+        for (int j = 0; j < c.n_k; ++j) mask(i, j) = c.mask == 2 ? rng.uniform() < 0.6 : j <= c.n_k - c.n_q + i;
       if (c.mask == 2) {
-        allowed.reset(new bool[std::size_t(c.n_q * c.n_k)]);
-        for (int i = 0; i < c.n_q * c.n_k; ++i) allowed[std::size_t(i)] = rng.uniform() < 0.6;
-        for (int j = 0; j < c.n_k; ++j) allowed[std::size_t(j)] = false;                 // query 0: no key
-        allowed[std::size_t(c.n_k + 1)] = allowed[std::size_t(2 * c.n_k + 3)] = true;  // the others: at least one
+        mask.row(0).setConstant(false);  // query 0: no key
+        mask(1, 1) = mask(2, 3) = true;  // the others: at least one
       }
+      const bool* allowed = c.mask ? mask.data() : nullptr;
       Vec out(std::size_t(c.n_q * c.ld_out)), att(std::size_t(c.n_q * c.n_k));
       const auto forward = [&](const Vec& qq, const Vec& kk, const Vec& vv) {
         attention_forward(out.data(), c.ld_out, att.data(), qq.data(), kk.data(), vv.data(), c.ld, c.n_q, c.n_k, c.d,
-                          c.scale, allowed.get());
+                          c.scale, allowed);
         return weighted(cout, out);
       };
       forward(q, k, v);
@@ -142,7 +139,7 @@ TEST_CASE("layers: attention with its mask (none, causal, a causal offset, any p
       }
       Vec dq(q.size(), 0.0), dk(k.size(), 0.0), dv(v.size(), 0.0);
       attention_backward(dq.data(), dk.data(), dv.data(), cout.data(), c.ld_out, att.data(), q.data(), k.data(),
-                         v.data(), c.ld, c.n_q, c.n_k, c.d, c.scale, allowed.get());
+                         v.data(), c.ld, c.n_q, c.n_k, c.d, c.scale, allowed);
       const auto loss = [&] { return forward(q, k, v); };
       check_gradient("dq", q, dq, loss);
       check_gradient("dk", k, dk, loss);
@@ -152,7 +149,7 @@ TEST_CASE("layers: attention with its mask (none, causal, a causal offset, any p
         Vec dx(q.size(), 0.0);
         forward(q, q, q);
         attention_backward(dx.data(), dx.data(), dx.data(), cout.data(), c.ld_out, att.data(), q.data(), q.data(),
-                           q.data(), c.ld, c.n_q, c.n_k, c.d, c.scale, allowed.get());
+                           q.data(), c.ld, c.n_q, c.n_k, c.d, c.scale, allowed);
         check_gradient("dx (shared)", q, dx, [&] { return forward(q, q, q); });
       }
     }

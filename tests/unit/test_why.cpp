@@ -10,17 +10,11 @@
 
 #include "core/base/rng.hpp"
 #include "core/layers/recurrent.hpp"
+#include "helpers.hpp"
 
 namespace attn::why {
-namespace {
 
-std::vector<double> random_values(std::size_t n, Rng& rng, double scale) {
-  std::vector<double> v(n);
-  for (double& x : v) x = scale * (2.0 * rng.uniform_double() - 1.0);
-  return v;
-}
-
-}  // namespace
+using test::random_values;
 
 TEST_CASE("why: one GRU step by hand; tanh and the sigmoid at their landmarks, in float and double") {
   // One sequence, one step, one input, one unit: z = σ(0.5), r = σ(0) = 0.5,

@@ -14,13 +14,6 @@ using Z = std::ptrdiff_t;  // products of sizes overflow int
 
 }  // namespace
 
-std::unique_ptr<bool[]> causal_allowed(int n_q, int n_k) {
-  std::unique_ptr<bool[]> allowed(new bool[std::size_t(Z(n_q) * n_k)]);
-  for (Z i = 0; i < n_q; ++i)
-    for (Z j = 0; j < n_k; ++j) allowed[std::size_t(i * n_k + j)] = j <= n_k - n_q + i;
-  return allowed;
-}
-
 template <class Real>
 void attention_forward(Real* out, int ld_out, Real* att, const Real* q, const Real* k, const Real* v, int ld,
                        int n_q, int n_k, int d, double scale, const bool* allowed) {

@@ -8,9 +8,10 @@
 // Shapes: q (n_q, d), k and v (n_k, d), their rows `ld` apart (a head is a
 // column slice of a wider matrix: the poem model's packed q|k|v, the scaling
 // lab's heads); out (n_q, d), rows `ld_out` apart; att (n_q, n_k), dense.
-// allowed (n_q, n_k), row-major, true = query i may look at key j; null
-// lets every query see every key. A query with no allowed key gets zero
-// weights and a zero output.
+// allowed (n_q, n_k), row-major, true = query i may look at key j (a
+// MaskMatrix's data: masks.hpp's causal_mask, for instance); null lets every
+// query see every key. A query with no allowed key gets zero weights and a
+// zero output.
 //
 // The maximum and the softmax's sum are kept in double and exp is det_exp
 // (base/detmath.hpp): the same bits natively and in wasm, so a seed trains
@@ -25,8 +26,6 @@
 // their inputs; dout has out's.
 #pragma once
 
-#include <memory>
-
 namespace attn::layers {
 
 template <class Real>
@@ -36,9 +35,5 @@ template <class Real>
 void attention_backward(Real* dq, Real* dk, Real* dv, const Real* dout, int ld_out, const Real* att, const Real* q,
                         const Real* k, const Real* v, int ld, int n_q, int n_k, int d, double scale,
                         const bool* allowed);
-
-// The causal mask for n_q queries that are the last n_q of n_k positions:
-// query i (at position n_k - n_q + i) sees keys j <= its position.
-std::unique_ptr<bool[]> causal_allowed(int n_q, int n_k);
 
 }  // namespace attn::layers

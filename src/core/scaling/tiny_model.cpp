@@ -6,6 +6,7 @@
 #include "core/layers/attention.hpp"
 #include "core/layers/crossentropy.hpp"
 #include "core/layers/linear.hpp"
+#include "core/masks.hpp"
 
 namespace attn::train {
 
@@ -104,7 +105,7 @@ BatchResult model_forward_backward(const TinyModel<T>& m, const std::vector<Exam
     result.loss += loss;
     if (best == ex.target) ++result.correct;
     if (!grads) continue;
-    // 5. dlogits (1 x n_out), over the probabilities
+    // 5. back: dlogits (1 x n_out), over the probabilities
     layers::crossentropy_backward(dlogits.data(), dlogits.data(), &ex.target, count, 1, m.n_out);
     // ---- backward, mirroring the forward passes
     // 4. dout (1 x d), dW_out (d x n_out)
@@ -151,7 +152,7 @@ std::vector<T> model_attention_map(const TinyModel<T>& m, const Example& ex, boo
   layers::linear_forward(V.data(), x.data(), m.W_v.data(), none, n, d, d);
   const int c0 = head * d_head;
   layers::attention_forward(out.data() + c0, d, weights.data(), Q.data() + c0, K.data() + c0, V.data() + c0, d, n, n,
-                            d_head, head_scale(m, scaled), layers::causal_allowed(n, n).get());
+                            d_head, head_scale(m, scaled), causal_mask(n).data());
   return weights;
 }
 

@@ -11,6 +11,7 @@
 #include "core/layers/embedding.hpp"
 #include "core/layers/linear.hpp"
 #include "core/layers/recurrent.hpp"
+#include "core/masks.hpp"
 
 namespace attn::why {
 namespace {
@@ -24,16 +25,25 @@ void fill_uniform(Real* out, size_t n, double a, Rng& rng) {
   for (size_t i = 0; i < n; ++i) out[i] = Real(a * (2.0 * rng.uniform_double() - 1.0));
 }
 
-// The causal attention of B sequences of T positions, D channels: one
-// layers::attention per sequence.
+// The causal attention of B sequences of T positions, D channels, scaled by
+// 1/sqrt(D): one layers::attention per sequence; att (B, T, T).
+template <class Real>
+void attention_forward(Real* out, Real* att, const Real* q, const Real* k, const Real* v, int B, int T, int D) {
+  const MaskMatrix causal = causal_mask(T);
+  for (size_t b = 0; b < size_t(B); ++b) {
+    const size_t row0 = b * size_t(T) * size_t(D);
+    layers::attention_forward(out + row0, D, att + b * size_t(T) * size_t(T), q + row0, k + row0, v + row0, D, T, T,
+                              D, 1.0 / std::sqrt(double(D)), causal.data());
+  }
+}
 template <class Real>
 void attention_backward(Real* dq, Real* dk, Real* dv, const Real* dout, const Real* att, const Real* q, const Real* k,
                         const Real* v, int B, int T, int D) {
-  const auto causal = layers::causal_allowed(T, T);
+  const MaskMatrix causal = causal_mask(T);
   for (size_t b = 0; b < size_t(B); ++b) {
     const size_t row0 = b * size_t(T) * size_t(D);
     layers::attention_backward(dq + row0, dk + row0, dv + row0, dout + row0, D, att + b * size_t(T) * size_t(T),
-                               q + row0, k + row0, v + row0, D, T, T, D, 1.0 / std::sqrt(double(D)), causal.get());
+                               q + row0, k + row0, v + row0, D, T, T, D, 1.0 / std::sqrt(double(D)), causal.data());
   }
 }
 
@@ -179,12 +189,7 @@ void forward(const Model<Real>& m, const Batch& batch, Pass<Real>& p) {
       }
       p.att.assign(N * size_t(T), Real(0));
       p.out.assign(N * size_t(C), Real(0));
-      const auto causal = layers::causal_allowed(T, T);
-      for (size_t b = 0; b < size_t(B); ++b) {
-        const size_t row0 = b * size_t(T) * size_t(C);
-        layers::attention_forward(p.out.data() + row0, C, p.att.data() + b * size_t(T) * size_t(T), q + row0, k + row0,
-                                  v + row0, C, T, T, C, 1.0 / std::sqrt(double(C)), causal.get());
-      }
+      attention_forward(p.out.data(), p.att.data(), q, k, v, B, T, C);
       features = p.out.data();
       break;
     }
