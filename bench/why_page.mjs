@@ -27,6 +27,9 @@ async function train(page, query, panel) {
   await lab.click('why_start');
   await page.waitForFunction((p) => window.attentionLab.state().why[p].finished, panel, { timeout: 600_000, polling: 100 });
   const s = (Date.now() - t0) / 1000;
+  // The report of the last step follows the step (from the worker: after its last slice).
+  await page.waitForFunction((p) => { const w = window.attentionLab.state().why; return w[p].reported_step === w.steps; },
+                             panel, { timeout: 120_000 });
   const w = await why(page);
   const trainer = await page.evaluate(() => window.attentionLabWhy.status().trainer);
   const report = w[panel].report;

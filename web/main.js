@@ -133,13 +133,19 @@
   }
   window.attentionLabScript = script;
   // The views' own modules, by the name the lab asks for them
-  // (src/platform/web_modules.hpp): each loader script, then its module,
-  // resolving with the view's strings once the module answers. A lazy view
-  // adds a row here.
+  // (src/platform/web_modules.hpp): load, each loader script, then its module,
+  // resolving with the view's strings once the module answers; then the
+  // loader's calls (call, post, threaded: below). A lazy view adds a row here.
   const poemLoader = () => script('poem.js').then(() => window.attentionLabPoem);
-  const moduleLoaders = {
-    poem: (Module) => poemLoader().then((poem) => poem.request(Module)).then(() => window.attentionLabPoem.viewStrings()),
-    why: () => script('why.js').then(() => window.attentionLabWhy.load()).then(() => window.attentionLabWhy.viewStrings()),
+  const lazyViews = {
+    poem: {
+      load: (Module) => poemLoader().then((poem) => poem.request(Module)).then(() => window.attentionLabPoem.viewStrings()),
+      calls: () => window.attentionLabPoem,
+    },
+    why: {
+      load: () => script('why.js').then(() => window.attentionLabWhy.load()).then(() => window.attentionLabWhy.viewStrings()),
+      calls: () => window.attentionLabWhy,
+    },
   };
   // Loads a view's module and tells the lab once: its strings, then "name US
   // error" ("" when it answers). Rejects with the error, and is forgotten
@@ -147,7 +153,7 @@
   const modules = new Map();
   function requestModule(Module, name) {
     if (modules.has(name)) return modules.get(name);
-    modules.set(name, moduleLoaders[name](Module).then((strings) => {
+    modules.set(name, lazyViews[name].load(Module).then((strings) => {
       window.attentionLabUtf16.call(Module, '_attn_add_view_strings', strings);
       return '';
     }, (e) => String(e && e.message ? e.message : e)).then((error) => {
@@ -160,6 +166,58 @@
     }));
     return modules.get(name);
   }
+
+  // The lazy views' modules answer the lab in api/wire.hpp's bytes, each the
+  // same way: a request's answer at once from the instance on this thread
+  // (call), or later from its worker (post, then answer). Each loader (poem.js,
+  // why.js) gives call(lab, pointer, size), post(lab, pointer, size) and threaded().
+  function intoHeap(module, bytes) {
+    const pointer = module._malloc(Math.max(1, bytes.length));
+    module.HEAPU8.set(bytes, pointer);
+    return pointer;
+  }
+  window.attentionLabModuleBytes = {
+    intoHeap,
+    // The request at pointer in the lab's heap, answered by model's
+    // `_${name}_call` and copied into the lab's heap as [u32 size][bytes].
+    call(lab, model, name, pointer, size) {
+      const request = intoHeap(model, lab.HEAPU8.subarray(pointer, pointer + size));
+      let answer;
+      try {
+        const at = model[`_${name}_call`](request, size);
+        answer = model.HEAPU8.slice(at, at + model[`_${name}_answer_size`]());
+      } finally {
+        model._free(request);
+      }
+      const out = lab._malloc(answer.length + 4);
+      new DataView(lab.HEAPU8.buffer).setUint32(out, answer.length, true);
+      lab.HEAPU8.set(answer, out + 4);
+      return out;
+    },
+    // A request's op: its first u32.
+    op: (bytes) => (bytes.length >= 4 ? new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true) : 0),
+    // A worker's answer to the request of that op, to the lab.
+    answer(lab, name, op, bytes) {
+      const pointer = intoHeap(lab, bytes);
+      const size = lab.lengthBytesUTF8(name) + 1;
+      const namePointer = lab._malloc(size);
+      lab.stringToUTF8(name, namePointer, size);
+      try {
+        lab._attn_module_answer(namePointer, op, pointer, bytes.length);
+      } finally {
+        lab._free(pointer);
+        lab._free(namePointer);
+      }
+    },
+    // The bytes of an answer that is only an error (api/wire.hpp: [u32 size][UTF-8]).
+    error(message) {
+      const text = new TextEncoder().encode(message);
+      const bytes = new Uint8Array(4 + text.length);
+      new DataView(bytes.buffer).setUint32(0, text.length, true);
+      bytes.set(text, 4);
+      return bytes;
+    },
+  };
 
   // The colour schemes ?theme=auto and ?theme=host follow: the browser's, and
   // the embedding page's html.dark (VitePress's switch) when that page is of
@@ -230,15 +288,10 @@
     attnRequestFont: window.attentionLabFonts && window.attentionLabFonts.request,  // fonts.js
     attnRequestModule: (Module, name) => requestModule(Module, name).catch(() => {}),  // said on the canvas
     attnRequestPoemCorpus: (Module) => poemLoader().then((poem) => poem.corpus(Module)).catch(() => {}),
-    attnPoemCall: (Module, pointer, size) => window.attentionLabPoem.call(Module, pointer, size),
-    // The why-attention view's experiments (src/platform/web_why.cpp).
-    attnWhyCall: (Module, op, panel, number, pointer) => {
-      const answer = window.attentionLabWhy.call(op, panel, number, op === 0 ? Module.UTF8ToString(pointer) : '');
-      const size = Module.lengthBytesUTF8(answer) + 1;
-      const copy = Module._malloc(size);
-      Module.stringToUTF8(answer, copy, size);
-      return copy;
-    },
+    // A lazy view's module, in api/wire.hpp's bytes (src/platform/web_modules.hpp).
+    attnModuleCall: (Module, name, pointer, size) => lazyViews[name].calls().call(Module, pointer, size),
+    attnModulePost: (Module, name, pointer, size) => lazyViews[name].calls().post(Module, pointer, size),
+    attnModuleThreaded: (name) => lazyViews[name].calls().threaded(),
     print: (text) => console.log(text),
     printErr: (text) => console.warn(text),
     onAbort: (what) => showError(text.aborted + what),

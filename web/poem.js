@@ -20,11 +20,12 @@
 //   window.attentionLabPoem.viewStrings() -> the view's strings, for the lab's tables
 //   window.attentionLabPoem.corpus(lab) -> Promise: the slice into the trainers (two
 //     workers; one when the second will not start; this page's module when none does),
-//     ending with _attn_poem_corpus_loaded; with workers, lab.attnPoemReplicas says how
-//     many, lab.attnPoemPost(lab, pointer, size) posts a request to the first and
-//     _attn_poem_answer(op, pointer, size) brings its answer
+//     ending with _attn_poem_corpus_loaded; with workers, threaded() is true and
+//     lab.attnPoemReplicas says how many
 //   window.attentionLabPoem.call(lab, pointer, size) -> a request's answer, copied into
 //     the lab's heap as [u32 size][bytes]
+//   window.attentionLabPoem.post(lab, pointer, size): a request for the first worker;
+//     _attn_module_answer('poem', op, ...) brings its answer (web/main.js)
 //   window.attentionLabPoem.compute(config) -> compute()'s {poem: {text}} result; for
 //     {poem: {text, model: 'training'}} with the trainer in its worker, a Promise of it
 //   window.attentionLabPoem.checksums() -> Promise of each training worker's {steps, hash}
@@ -71,11 +72,8 @@
     return bytes;
   }
 
-  function intoHeap(module, bytes) {
-    const pointer = module._malloc(Math.max(1, bytes.length));
-    module.HEAPU8.set(bytes, pointer);
-    return pointer;
-  }
+  const wire = window.attentionLabModuleBytes;  // web/main.js: one way for every lazy view
+  const intoHeap = wire.intoHeap;
 
   function wake() {
     if (window.attentionLabFrames) window.attentionLabFrames.wake();
@@ -271,7 +269,6 @@
     return Promise.all(all).then(([first, second]) => {
       worker = first;
       helper = second || null;
-      lab.attnPoemPost = post;
     }, (e) => {
       started.forEach((w) => w.terminate());  // none trains: fewer workers, or the page, instead
       throw e;
@@ -294,24 +291,11 @@
     }, Math.max(0, wait));
   }
 
-  function answer(lab, op, bytes) {
-    const pointer = intoHeap(lab, bytes);
-    try {
-      lab._attn_poem_answer(op, pointer, bytes.length);
-    } finally {
-      lab._free(pointer);
-    }
+  function answer(lab, op, answerBytes) {
+    wire.answer(lab, 'poem', op, answerBytes);
     drawAnswers();
   }
-
-  // The bytes of an answer that is only an error (api/poem/poem_wire.hpp: [u32 size][UTF-8]).
-  function errorAnswer(message) {
-    const text = new TextEncoder().encode(message);
-    const bytes = new Uint8Array(4 + text.length);
-    new DataView(bytes.buffer).setUint32(0, text.length, true);
-    bytes.set(text, 4);
-    return bytes;
-  }
+  const errorAnswer = wire.error;
 
   // A worker stopped (an abort, out of memory): both go, what the first
   // still owed is answered with why, and Start fetches the slice into new ones.
@@ -321,7 +305,6 @@
     if (helper) helper.terminate();
     worker = helper = null;
     corpusLoading = null;
-    delete lab.attnPoemPost;
     console.warn(`attention lab: the trainer stopped: ${message}`);
     while (posted.length) answer(lab, posted.shift(), errorAnswer(`the trainer stopped: ${message}`));
     while (computing.length) computing.shift().resolve({ error: `poem: the trainer stopped: ${message}` });
@@ -330,39 +313,25 @@
   }
 
   function post(lab, pointer, size) {
-    const bytes = lab.HEAPU8.slice(pointer, pointer + size);
-    const op = size >= 4 ? new DataView(bytes.buffer).getUint32(0, true) : 0;
+    const request = lab.HEAPU8.slice(pointer, pointer + size);
+    const op = wire.op(request);
     if (!worker) {  // answered, like the worker would, after this call returns
       setTimeout(() => answer(lab, op, errorAnswer('the trainer stopped')), 0);
       return;
     }
-    if (op === 6 && bytes.length >= 20) {  // TrainReset: a fresh model, in the helper too as replica 1
+    if (op === 6 && request.length >= 20) {  // TrainReset: a fresh model, in the helper too as replica 1
       generation += 1;
       if (helper) {
-        const reset = bytes.slice();
+        const reset = request.slice();
         new DataView(reset.buffer).setUint32(12, 1, true);
         helper.postMessage({ reset, generation }, [reset.buffer]);
       }
     }
     posted.push(op);
-    worker.postMessage({ request: bytes, generation }, [bytes.buffer]);
+    worker.postMessage({ request, generation }, [request.buffer]);
   }
 
-  function call(lab, pointer, size) {
-    if (!model) return 0;
-    const request = intoHeap(model, lab.HEAPU8.subarray(pointer, pointer + size));
-    let answer;
-    try {
-      const at = model._poem_call(request, size);
-      answer = model.HEAPU8.slice(at, at + model._poem_answer_size());
-    } finally {
-      model._free(request);
-    }
-    const out = lab._malloc(answer.length + 4);
-    new DataView(lab.HEAPU8.buffer).setUint32(out, answer.length, true);
-    lab.HEAPU8.set(answer, out + 4);
-    return out;
-  }
+  const call = (lab, pointer, size) => (model ? wire.call(lab, model, 'poem', pointer, size) : 0);
 
   function compute(config) {
     if (!model) return { error: 'poem: the model is not loaded (attentionLab.loadPoem() loads it)' };
@@ -385,5 +354,8 @@
 
   // The view's own strings travel with its module (src/ui/i18n/strings.hpp).
   const viewStrings = () => (model ? model.UTF8ToString(model._poem_view_strings()) : '');
-  window.attentionLabPoem = { request, viewStrings, corpus, call, compute, checksums, status: () => Object.assign({}, status) };
+  window.attentionLabPoem = {
+    request, viewStrings, corpus, call, post, threaded: () => worker !== null, compute, checksums,
+    status: () => Object.assign({}, status),
+  };
 })();

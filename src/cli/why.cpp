@@ -43,7 +43,7 @@ void train(WhyRun& run) {
 
 void print_reports(WhyRun& run) {
   Table t{{"model", "accuracy", "loss", "‖∂L/∂x_first‖ / ‖∂L/∂x_last‖"}, {}};
-  for (const ModelReport& r : run.report()) {
+  for (const ModelReport& r : run.report().models) {
     const std::size_t T = r.gradient.size();
     t.rows.push_back({r.key, fixed(100 * r.accuracy, 1) + " %", fixed(r.loss, 3),
                       T == 0 || r.gradient[T - 1] == 0 ? "" : fixed(r.gradient[0] / r.gradient[T - 1], 6)});
@@ -137,7 +137,7 @@ int qkv(const CommandLine& line) {
       std::cout << (t == why::Task::Previous ? "Previous symbol" : "Key-value lookup") << ": " << run.steps()
                 << " Adam steps of batch " << e.batch << ", seed " << e.seed << "; held out:\n\n";
       Table table{{"projections", "accuracy", "loss", "score asymmetry", "own key strongest"}, {}};
-      for (const ModelReport& r : run.report())
+      for (const ModelReport& r : run.report().models)
         table.rows.push_back({r.key, fixed(100 * r.accuracy, 1) + " %", fixed(r.loss, 3), fixed(r.asymmetry, 6),
                               fixed(100 * r.self_strongest, 1) + " %"});
       print_table(std::cout, table);

@@ -24,7 +24,7 @@
 #include "api/json_output.hpp"
 #include "api/poem/poem_json.hpp"
 #include "api/poem/poem_session.hpp"
-#include "ui/i18n/strings.hpp"
+#include "platform/view_strings.hpp"
 
 namespace {
 
@@ -45,14 +45,9 @@ EMSCRIPTEN_KEEPALIVE const char* poem_load(const uint8_t* model, int model_size,
   return text.c_str();
 }
 
-// The learned-heads view's strings in every language, as records "code US key
-// US text" separated by RS (0x1F, 0x1E: no text has them): the lab's main
-// module leaves them out of its first download (ui/i18n/strings.hpp).
+// The learned-heads view's strings (platform/view_strings.hpp).
 EMSCRIPTEN_KEEPALIVE const char* poem_view_strings() {
-  text.clear();
-  for (const attn::ui::Language& language : attn::ui::languages())
-    for (const attn::ui::StringEntry& entry : attn::ui::view_strings(language))
-      text += std::string(language.code) + '\x1f' + entry.key + '\x1f' + entry.text + '\x1e';
+  text = attn::platform::view_string_records();
   return text.c_str();
 }
 

@@ -8,12 +8,11 @@
 //   C++  poem_module_loaded() once it answers: its summary, read here
 //   C++  Start asks for the rest of the corpus -> Module.attnRequestPoemCorpus(Module);
 //   JS   _attn_poem_corpus_loaded(error) once the trainer has the training slice: in Web
-//        Workers of its own when the browser gives them (then Module.attnPoemPost is set,
+//        Workers of its own when the browser gives them (then the module is threaded,
 //        and Module.attnPoemReplicas says how many take a part of every batch)
-//   C++  a request's bytes             -> Module.attnPoemCall(Module, pointer, size): the
-//        answer copied into this module's heap as [u32 size][bytes] (freed here)
-//   C++  a request for the model being trained -> Module.attnPoemPost(Module, pointer, size)
-//   JS   _attn_poem_answer(op, pointer, size) with its answer, when the worker is done
+//   C++  a request's bytes             -> call_page_module("poem", ...) (web_modules.hpp)
+//   C++  a request for the model being trained -> post_to_page_module("poem", ...), its
+//        answer through attn_module_answer when the worker is done
 #include "platform/web_poem.hpp"
 
 #include <algorithm>
@@ -32,22 +31,10 @@
 namespace attn::platform {
 namespace {
 
-std::vector<uint8_t> call_poem_module(const std::vector<uint8_t>& request) {
-  const uintptr_t answer = uintptr_t(EM_ASM_INT(
-      { return Module.attnPoemCall ? Module.attnPoemCall(Module, $0, $1) : 0; }, request.data(), request.size()));
-  if (!answer) return api::answer_error("the poem model's module is not there");
-  uint32_t size = 0;
-  std::memcpy(&size, reinterpret_cast<const void*>(answer), 4);
-  const uint8_t* bytes = reinterpret_cast<const uint8_t*>(answer) + 4;
-  std::vector<uint8_t> out(bytes, bytes + size);
-  std::free(reinterpret_cast<void*>(answer));
-  return out;
-}
+std::vector<uint8_t> call_poem_module(const std::vector<uint8_t>& request) { return call_page_module("poem", request); }
 
-// To the trainer's Web Worker; the answer comes back through attn_poem_answer.
-void post_to_trainer(const std::vector<uint8_t>& request) {
-  EM_ASM({ Module.attnPoemPost(Module, $0, $1); }, request.data(), request.size());
-}
+// To the trainer's Web Worker; the answer comes back through attn_module_answer.
+void post_to_trainer(const std::vector<uint8_t>& request) { post_to_page_module("poem", request); }
 
 }  // namespace
 
@@ -130,15 +117,9 @@ EMSCRIPTEN_KEEPALIVE void attn_poem_corpus_loaded(const char* error) {
   // A new trainer (the first, or one after a worker stopped): Start begins from a fresh model.
   if (state.poem.corpus == attn::ui::ModuleLoad::Ready) state.poem.training.reset();
   // Without a worker (none in this browser, or it failed to start) training runs here, time-sliced.
-  state.poem.post = EM_ASM_INT({ return !!Module.attnPoemPost; }) ? attn::platform::post_to_trainer : nullptr;
+  state.poem.post = attn::platform::page_module_threaded("poem") ? attn::platform::post_to_trainer : nullptr;
   // Workers that each train a part of every batch (web/poem.js: two when the browser starts both).
   state.poem.replicas = state.poem.post ? std::max(1, EM_ASM_INT({ return Module.attnPoemReplicas || 1; })) : 1;
-}
-
-// The worker's answer to a request posted to it (op: the request's).
-EMSCRIPTEN_KEEPALIVE void attn_poem_answer(int op, const uint8_t* answer, int size) {
-  attn::ui::poem_take_answer(attn::platform::web_app().state, attn::api::PoemOp(op),
-                             std::vector<uint8_t>(answer, answer + std::max(0, size)));
 }
 
 }  // extern "C"

@@ -1,64 +1,49 @@
 // The "why attention" experiments' own wasm module (attention_why.js / .wasm),
 // loaded by web/why.js only when the view first opens (or a page calls
 // attentionLab.loadWhy()): the lab's first download does not carry the
-// recurrent layers, the models and their training. It exports the view's
-// calls (api/why/why_calls.hpp), answering in attention_cli why's JSON:
+// recurrent layers, the models and their training. One instance serves the
+// page (compute(), and the view when no worker starts), another the view's
+// trainer thread (web/why_worker.js); both answer api/why/why_wire.hpp's
+// bytes, as the poem module answers its own:
 //
-//   why_reset(settings_json) -> "" or the error: a fresh run for the settings'
-//     panel ({"experiment": "recurrence" | "qkv", "distance", "task", "steps",
-//     "seed", "batch", "lr"}, as read_why_settings reads them)
-//   why_advance(panel, budget_ms) -> the run's steps after those the budget
-//     allows (a negative budget: none; -1: no run)
-//   why_report(panel) -> the run's document at its step, and "finished"; {"error"} without a run
+//   why_call(request, size) -> the answer (valid until the next call); why_answer_size()
 //   why_compute(config_json) -> compute()'s {"why": settings}: a fresh run to its
 //     last step, the document attention_cli why ... --json prints; or {"error": ...}
-//   why_timing(seconds_each, n) -> {"forward": [...]}: one forward pass of each layer
-//     for n (0: n = 16 ... 1024), timed here, as attention_cli why recurrence --timing
-//   why_view_strings() -> the view's strings (added to the lab's tables, as the poem module's)
+//   why_view_strings() -> the view's strings (added to the lab's tables)
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include <emscripten.h>
 
 #include "api/why/why_calls.hpp"
-#include "ui/i18n/strings.hpp"
+#include "platform/view_strings.hpp"
 
 namespace {
 
-std::string text;  // the last answer, valid until the next call
-
-const char* answer(std::string s) {
-  text = std::move(s);
-  return text.c_str();
-}
+std::vector<uint8_t> answer;
+std::string text;  // the last text answer, valid until the next call
 
 }  // namespace
 
 extern "C" {
 
-EMSCRIPTEN_KEEPALIVE const char* why_reset(const char* settings_json) {
-  return answer(attn::api::why_call_reset(settings_json ? settings_json : ""));
+EMSCRIPTEN_KEEPALIVE const uint8_t* why_call(const uint8_t* request, int size) {
+  answer = attn::api::why_call(std::vector<uint8_t>(request, request + (size > 0 ? size : 0)));
+  return answer.data();
 }
 
-EMSCRIPTEN_KEEPALIVE int why_advance(int panel, double budget_ms) { return attn::api::why_call_advance(panel, budget_ms); }
-
-EMSCRIPTEN_KEEPALIVE const char* why_report(int panel) { return answer(attn::api::why_call_report(panel)); }
+EMSCRIPTEN_KEEPALIVE int why_answer_size() { return int(answer.size()); }
 
 EMSCRIPTEN_KEEPALIVE const char* why_compute(const char* config_json) {
-  return answer(attn::api::why_call_compute(config_json ? config_json : ""));
+  text = attn::api::why_call_compute(config_json ? config_json : "");
+  return text.c_str();
 }
 
-EMSCRIPTEN_KEEPALIVE const char* why_timing(double seconds_each, int n) {
-  return answer(attn::api::why_call_timing(seconds_each, n));
-}
-
-// The view's strings in every language, as records "code US key US text"
-// separated by RS, as poem_view_strings sends them (ui/i18n/strings.hpp).
+// The view's strings (platform/view_strings.hpp).
 EMSCRIPTEN_KEEPALIVE const char* why_view_strings() {
-  std::string records;
-  for (const attn::ui::Language& language : attn::ui::languages())
-    for (const attn::ui::StringEntry& entry : attn::ui::view_strings(language))
-      records += std::string(language.code) + '\x1f' + entry.key + '\x1f' + entry.text + '\x1e';
-  return answer(std::move(records));
+  text = attn::platform::view_string_records();
+  return text.c_str();
 }
 
 }  // extern "C"

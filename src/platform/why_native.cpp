@@ -7,7 +7,7 @@ namespace attn::platform {
 
 void serve_why_natively(ui::AppState& state) {
   if (state.why.load != ui::ModuleLoad::Requested) return;
-  state.why.calls = {api::why_call_reset, api::why_call_advance, api::why_call_report, api::why_call_timing};
+  state.why.call = api::why_call;
   state.why.load = ui::ModuleLoad::Ready;
   ui::mark_state_changed(state);
 }

@@ -10,10 +10,13 @@
 #include <deque>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "api/json_output.hpp"
 #include "api/why/why_calls.hpp"
+#include "api/why/why_json.hpp"
 #include "api/why/why_session.hpp"
 #include "platform/why_native.hpp"
 #include "ui/a11y/a11y_views.hpp"
@@ -60,14 +63,20 @@ nlohmann::json cli_json(const std::string& args) {
   return nlohmann::json::parse(out, nullptr, false);
 }
 
+// The run's last report as state().why gives it: attention_cli why's document.
+nlohmann::json report_json(const WhyRunView& run) {
+  REQUIRE(run.report);
+  return nlohmann::json::parse(api::dump(api::why_report_json(*run.report)));
+}
+
 // The view's report at its last step against the CLI's document.
 void check_against_cli(const AppState& state, const std::string& args) {
   const WhyRunView& run = why_run_shown(state.why);
   CHECK(run.finished);
   CHECK(run.step == state.why.steps);
-  nlohmann::json report = run.report;
-  CHECK(report["finished"] == true);
-  report.erase("finished");
+  REQUIRE(run.report);
+  CHECK(run.report->finished);
+  const nlohmann::json report = report_json(run);
   const nlohmann::json cli = cli_json(args);
   REQUIRE(cli.is_object());
   CHECK(report == cli);  // every number, curve and weight (float32 both ways)
@@ -83,13 +92,14 @@ TEST_CASE("why lab: the recurrence run the view trains in frame slices is attent
   check_against_cli(state, "recurrence --distance 8 --steps 12 --seed 3");
   // The models the panels draw are the report's.
   const WhyRunView& run = why_run_shown(state.why);
+  const nlohmann::json report = report_json(run);
   const WhyModel* attention = why_model(run, "attention");
   REQUIRE(attention);
-  CHECK(attention->accuracy == doctest::Approx(run.report["attention"]["accuracy"].get<double>()));
-  CHECK(attention->gradient.size() == run.report["attention"]["gradient"].size());
+  CHECK(attention->accuracy == doctest::Approx(report["attention"]["accuracy"].get<double>()));
+  CHECK(attention->gradient.size() == report["attention"]["gradient"].size());
   const int T = int(attention->gradient.size());
   CHECK(attention->attention.rows() == T);
-  CHECK(attention->attention(T - 1, 0) == run.report["attention"]["attention"][std::size_t(T - 1) * std::size_t(T)].get<float>());
+  CHECK(attention->attention(T - 1, 0) == report["attention"]["attention"][std::size_t(T - 1) * std::size_t(T)].get<float>());
   CHECK(attention->curve_loss.size() == 12);
 }
 
@@ -124,97 +134,139 @@ TEST_CASE("why lab: Step takes one step, Reset and a changed setting start again
   CHECK(apply_url_query(state, "why_distance=5").empty());
   why_update(state);
   CHECK(state.why.runs[0].step == 0);
-  CHECK(state.why.runs[0].settings["distance"] == 5);
+  CHECK(state.why.runs[0].settings.experiment.distance == 5);
 }
 
 // A trainer on a thread of its own, as the browser's worker (web/why.js,
-// why_worker.js): the view's calls only post messages and answer what was
-// last heard; the thread works when the test lets it run a slice (one step
-// of a training run), then answers its messages in order. The model runs are
-// the in-process ones (api/why/why_calls.hpp).
-namespace threaded {
-enum class Message { Stop, Step, Report };
-bool training = false;
-int heard = 0;  // the steps as the thread last said
-std::string report_heard;
-std::deque<Message> messages;
-
-std::string reset(const std::string& settings) {
-  training = false;
-  heard = 0;
-  messages.clear();
-  return api::why_call_reset(settings);
-}
-int advance(int panel, double budget_ms) {
-  if (budget_ms > 0 && !training) training = true;
-  if (budget_ms == 0) messages.push_back(Message::Step);
-  if (budget_ms < 0 && training) messages.push_back(Message::Stop);
-  if (budget_ms <= 0) training = budget_ms > 0;
-  return api::why_call_advance(panel, -1) < 0 ? -1 : heard;
-}
-std::string report(int) {
-  if (report_heard.empty()) {
-    messages.push_back(Message::Report);
-    return R"({"pending": true})";
+// why_worker.js): the view's requests are only posted, and the thread
+// answers them later, in order, when the test lets it. Its module is the
+// in-process one (api/why/why_calls.hpp); each of its slices is one step
+// (this thread's own budget, whatever the view asks).
+namespace thread {
+std::deque<std::vector<uint8_t>> posted;
+void post(const std::vector<uint8_t>& request) { posted.push_back(request); }
+// The thread answers its first n requests (all: -1).
+void answer(AppState& state, int n = -1) {
+  for (; n != 0 && !posted.empty(); --n) {
+    api::WhyRequest request;
+    REQUIRE(api::read_why_request(posted.front(), request));
+    posted.pop_front();
+    if (request.op == api::WhyOp::Advance && request.number > 0) request.number = 0;
+    why_take_answer(state, request.op, api::why_call(api::write_why_request(request)));
   }
-  return std::exchange(report_heard, "");
 }
-// One slice of the thread: a step of a training run, then the messages.
-void slice(int panel) {
-  bool stopped = false;
-  for (const Message m : messages) stopped |= m == Message::Stop;
-  if (training || stopped) heard = api::why_call_advance(panel, 0);  // a slice already under way when Stop came
-  for (const Message m : std::exchange(messages, {})) {
-    if (m == Message::Step) heard = api::why_call_advance(panel, 0);
-    if (m == Message::Report) {
-      nlohmann::json r = nlohmann::json::parse(api::why_call_report(panel));
-      r["report_ms"] = 250.0;
-      report_heard = r.dump();
-    }
-  }
-  if (stopped) training = false;
-}
-}  // namespace threaded
+}  // namespace thread
 
 TEST_CASE("why lab: a trainer on another thread: late steps and reports are picked up, none lost or doubled") {
   AppState state;
   open_why(state, "why_steps=20&why_distance=4");
-  state.why.calls = {threaded::reset, threaded::advance, threaded::report, api::why_call_timing, [] { return true; }};
+  state.why.post = thread::post;
+  thread::posted.clear();
   WhyRunView& run = state.why.runs[0];
   why_train(state, WhyAction::Start);
-  why_update(state);  // the thread starts training
+  why_update(state);  // the thread starts training: two slices asked for ahead
+  CHECK(thread::posted.size() == 2);
   CHECK_FALSE(why_busy(state.why));  // its answers ask for the frames: none of the run's own
-  for (int i = 0; i < 3; ++i) threaded::slice(0);
   why_update(state);
+  CHECK(thread::posted.size() == 2);  // no more until one answers
+  thread::answer(state, 3);  // each answer asks for the next slice at once
   CHECK(run.step == 3);
   CHECK(run.running);
-  // Pause: the thread's slice under way still lands, then the report of where it stopped.
+  CHECK(thread::posted.size() == 2);
+  // Pause: the thread's slices under way still land, then the report of where it stopped.
   why_train(state, WhyAction::Pause);
   why_update(state);
   CHECK_FALSE(run.running);
-  CHECK(why_pending(state.why));  // the frames keep coming until the thread has answered
-  threaded::slice(0);
+  CHECK(thread::posted.size() == 2);  // no report before the last slice has answered
+  CHECK(why_pending(state.why));      // the frames keep coming until the thread has answered
+  thread::answer(state);
+  CHECK(run.step == 5);
   why_update(state);
-  CHECK(run.step == 4);
-  CHECK(run.reported_step == 4);
-  CHECK(run.report_ms == 250.0);  // what the report cost on its thread spaces the next
-  CHECK_FALSE(run.report.contains("report_ms"));
+  REQUIRE(thread::posted.size() == 1);
+  thread::answer(state);
+  CHECK(run.reported_step == 5);
+  REQUIRE(run.report);
+  CHECK(run.report_ms == run.report->report_ms);  // what the report cost on its thread spaces the next
+  CHECK(run.report_ms > 0);
   CHECK_FALSE(why_pending(state.why));
   // Step: its step comes with the thread's next answers; not one more.
   why_train(state, WhyAction::Step);
   why_update(state);
   CHECK(why_pending(state.why));
-  threaded::slice(0);
+  thread::answer(state);
   why_update(state);
-  CHECK(run.step == 5);
-  CHECK(run.reported_step == 5);
+  thread::answer(state);
+  CHECK(run.step == 6);
+  CHECK(run.reported_step == 6);
   CHECK_FALSE(why_pending(state.why));
-  // The numbers are a fresh run's to step 5: no step lost or taken twice.
-  nlohmann::json report = run.report;
-  report.erase("finished");
+  // The numbers are a fresh run's to step 6: no step lost or taken twice.
   const nlohmann::json fresh = nlohmann::json::parse(
-      api::why_call_compute(nlohmann::json{{"why", why_settings_json(state.why, WhyPanel::Recurrence, 5)}}.dump()));
-  CHECK(report == fresh);
+      api::why_call_compute(nlohmann::json{{"why", why_settings_json(state.why, WhyPanel::Recurrence, 6)}}.dump()));
+  CHECK(report_json(run) == fresh);
+  // Reset while slices are on their way: their late answers belong to the
+  // replaced run and change nothing; the fresh run starts at step 0.
+  why_train(state, WhyAction::Start);
+  why_update(state);
+  why_train(state, WhyAction::Reset);
+  why_update(state);
+  CHECK(thread::posted.size() == 3);
+  thread::answer(state);
+  CHECK(run.step == 0);
+  CHECK(run.reported_step == 0);
+  CHECK_FALSE(run.running);
+  CHECK(run.error.empty());
+  // A thread that stopped answers what it owed with its error: the view says so.
+  why_train(state, WhyAction::Step);
+  REQUIRE(thread::posted.size() == 1);
+  thread::posted.clear();
+  why_take_answer(state, api::WhyOp::Advance, api::answer_error("why: the trainer stopped: out of memory"));
+  CHECK(run.error == "why: the trainer stopped: out of memory");
+  CHECK_FALSE(why_pending(state.why));
+}
+
+// The module's bytes: requests it cannot read, panels and runs it does not
+// hold, settings out of range and a truncated answer each get a message.
+TEST_CASE("why lab: the module answers bad requests with a message") {
+  const auto answer = [](api::WhyOp op, const std::vector<uint8_t>& request) {
+    return api::read_why_answer(op, api::why_call(request));
+  };
+  CHECK(answer(api::WhyOp::Report, {1, 2}).error == "why: a request the module cannot read");
+  CHECK(answer(api::WhyOp::Report, {99, 0, 0, 0}).error == "why: a request the module cannot read");
+  api::WhyRequest r;
+  r.op = api::WhyOp::Advance;
+  r.panel = 7;
+  r.number = 4;
+  CHECK(answer(r.op, api::write_why_request(r)).error == "why: no panel 7");
+  r.op = api::WhyOp::Reset;
+  r.panel = 0;
+  r.settings.steps = -1;
+  CHECK(answer(r.op, api::write_why_request(r)).error.find("steps") != std::string::npos);
+  r.settings = {};
+  r.settings.experiment.distance = why::kMaxDistance + 1;
+  CHECK(answer(r.op, api::write_why_request(r)).error.find("distance") != std::string::npos);
+  r.settings = {};
+  r.settings.experiment.task = why::Task::Lookup;  // the Q/K/V panel's task
+  CHECK(answer(r.op, api::write_why_request(r)).error.find("task") != std::string::npos);
+  r.op = api::WhyOp::Report;
+  r.run = 123456;  // never started
+  const api::WhyAnswer none = answer(r.op, api::write_why_request(r));
+  CHECK(none.error.empty());
+  CHECK(none.steps == -1);
+  // A run's answer cut short anywhere reads as an error, not as numbers.
+  r.op = api::WhyOp::Reset;
+  r.settings = {};
+  r.settings.steps = 2;
+  r.settings.experiment.distance = 2;
+  const std::vector<uint8_t> whole = api::why_call(api::write_why_request(r));
+  REQUIRE(api::read_why_answer(r.op, whole).error.empty());
+  CHECK(api::read_why_answer(r.op, whole).report.models.size() == 3);
+  for (const std::size_t cut : {std::size_t(3), whole.size() / 2, whole.size() - 1})
+    CHECK(api::read_why_answer(r.op, std::vector<uint8_t>(whole.begin(), whole.begin() + long(cut))).error ==
+          "why: the module's answer was cut short");
+  r.op = api::WhyOp::Timing;
+  r.n = 0;
+  r.number = 0.01;
+  CHECK(answer(r.op, api::write_why_request(r)).error.find("timing") != std::string::npos);
 }
 
 TEST_CASE("why lab: bad values get a clear message and change nothing") {
@@ -242,16 +294,17 @@ TEST_CASE("why lab: the accessible copy says the panel's numbers") {
   CHECK(copy.title.find(": ") != std::string::npos);
   CHECK(copy.summary.find("After 3 steps") == 0);
   char accuracy[32];
-  std::snprintf(accuracy, sizeof accuracy, "%.1f %%", run.report["attention"]["accuracy"].get<double>() * 100);
+  const nlohmann::json report = report_json(run);
+  std::snprintf(accuracy, sizeof accuracy, "%.1f %%", report["attention"]["accuracy"].get<double>() * 100);
   CHECK(copy.summary.find(std::string("attention ") + accuracy) != std::string::npos);
   REQUIRE(copy.tables.size() == 2);
   CHECK(copy.tables[0].rows.size() == 7);  // k = 1 ... 64
   CHECK(copy.tables[0].text[6][1] == [&] {
     char v[32];
-    std::snprintf(v, sizeof v, "%.3f", run.report["attention"]["by_distance"][6].get<double>());
+    std::snprintf(v, sizeof v, "%.3f", report["attention"]["by_distance"][6].get<double>());
     return std::string(v);
   }());
-  CHECK(copy.tables[1].rows.size() == run.report["attention"]["gradient"].size());
+  CHECK(copy.tables[1].rows.size() == report["attention"]["gradient"].size());
 }
 
 TEST_CASE("why lab: the forward passes are timed one length a frame, into the table and the copy") {
@@ -266,15 +319,15 @@ TEST_CASE("why lab: the forward passes are timed one length a frame, into the ta
   }
   CHECK(frames == 4);
   REQUIRE(state.why.timing.size() == 12);  // rnn, gru, attention at n = 16, 64, 256, 1024
-  const nlohmann::json& rnn_1024 = state.why.timing[9];
-  CHECK(rnn_1024["layer"] == "rnn");
-  CHECK(rnn_1024["n"] == 1024);
-  CHECK(rnn_1024["dependent_steps"] == 1024);
-  CHECK(state.why.timing[11]["dependent_steps"] == 1);
+  const why::ForwardTiming& rnn_1024 = state.why.timing[9];
+  CHECK(rnn_1024.layer == "rnn");
+  CHECK(rnn_1024.n == 1024);
+  CHECK(rnn_1024.dependent_steps == 1024);
+  CHECK(state.why.timing[11].dependent_steps == 1);
   const A11yView copy = a11y_view(state);
   REQUIRE(copy.tables.size() == 3);
   char ms[32];
-  std::snprintf(ms, sizeof ms, "%.4g", rnn_1024["ms"].get<double>());
+  std::snprintf(ms, sizeof ms, "%.4g", rnn_1024.ms);
   CHECK(copy.tables[2].rows[0] == "tanh RNN");
   CHECK(copy.tables[2].text[0][3] == ms);
   CHECK(copy.tables[2].text[0][5] == "1024");  // its dependent steps, measured

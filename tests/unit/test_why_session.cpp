@@ -70,7 +70,7 @@ TEST_CASE("why session: the report is measured at the current step, the experime
   WhyRunSettings s = recurrence_settings(4);
   WhyRun run(s);
   WorkClock clock(1.0);
-  const std::vector<why::ModelReport> untrained = run.report();
+  const std::vector<why::ModelReport> untrained = run.report().models;
   REQUIRE(untrained.size() == 3);
   run.advance(clock, 100.0);
   REQUIRE(run.finished());
@@ -78,7 +78,7 @@ TEST_CASE("why session: the report is measured at the current step, the experime
   why::Experiment by_hand(s.experiment, why::recurrence_models());
   for (int i = 0; i < 4; ++i) by_hand.step();
   const std::vector<why::ModelReport> expected = by_hand.report();
-  const std::vector<why::ModelReport>& got = run.report();
+  const std::vector<why::ModelReport>& got = run.report().models;
   REQUIRE(got.size() == expected.size());
   for (std::size_t m = 0; m < got.size(); ++m) {
     CHECK(got[m].key == expected[m].key);

@@ -2,96 +2,8 @@
 #include "api/poem/poem_wire.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace attn::api {
-
-void WireWriter::u32(uint32_t v) {
-  const uint8_t b[4] = {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
-  bytes.insert(bytes.end(), b, b + 4);
-}
-
-void WireWriter::f32(float v) {
-  uint32_t bits = 0;
-  std::memcpy(&bits, &v, 4);
-  u32(bits);
-}
-
-void WireWriter::str(const std::string& s) {
-  u32(uint32_t(s.size()));
-  bytes.insert(bytes.end(), s.begin(), s.end());
-}
-
-// Arrays of floats go as their bytes (every target here is little-endian:
-// x86-64 and wasm), copied at once: a reading is some 40,000 of them.
-static_assert(sizeof(float) == 4, "float32");
-void WireWriter::floats(const std::vector<float>& v) {
-  u32(uint32_t(v.size()));
-  const auto* first = reinterpret_cast<const uint8_t*>(v.data());
-  bytes.insert(bytes.end(), first, first + v.size() * 4);
-}
-
-void WireWriter::strings(const std::vector<std::string>& v) {
-  u32(uint32_t(v.size()));
-  for (const std::string& s : v) str(s);
-}
-
-bool WireReader::take(void* out, std::size_t n) {
-  if (!ok_ || std::size_t(end_ - p_) < n) {
-    ok_ = false;
-    return false;
-  }
-  std::memcpy(out, p_, n);
-  p_ += n;
-  return true;
-}
-
-uint32_t WireReader::u32() {
-  uint8_t b[4];
-  if (!take(b, 4)) return 0;
-  return uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
-}
-
-float WireReader::f32() {
-  const uint32_t bits = u32();
-  float v = 0;
-  std::memcpy(&v, &bits, 4);
-  return v;
-}
-
-std::string WireReader::str() {
-  const uint32_t n = u32();
-  if (!ok_ || std::size_t(end_ - p_) < n) {
-    ok_ = false;
-    return {};
-  }
-  std::string s(reinterpret_cast<const char*>(p_), n);
-  p_ += n;
-  return s;
-}
-
-std::vector<float> WireReader::floats() {
-  const uint32_t n = u32();
-  if (!ok_ || std::size_t(end_ - p_) / 4 < n) {
-    ok_ = false;
-    return {};
-  }
-  std::vector<float> v(n);
-  if (n) std::memcpy(v.data(), p_, std::size_t(n) * 4);
-  p_ += std::size_t(n) * 4;
-  return v;
-}
-
-std::vector<std::string> WireReader::strings() {
-  const uint32_t n = u32();
-  if (!ok_ || std::size_t(end_ - p_) / 4 < n) {  // each string takes 4 bytes at least
-    ok_ = false;
-    return {};
-  }
-  std::vector<std::string> v(n);
-  for (std::string& s : v) s = str();
-  return v;
-}
 
 namespace {
 
@@ -221,10 +133,5 @@ PoemReadingData read_reading(WireReader& r) {
   return d;
 }
 
-std::vector<uint8_t> answer_error(const std::string& error) {
-  WireWriter w;
-  w.str(error);
-  return std::move(w.bytes);
-}
 
 }  // namespace attn::api

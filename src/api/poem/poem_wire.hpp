@@ -6,15 +6,16 @@
 // and the tests hand the same bytes to api::PoemSession directly, so both
 // builds run one code path.
 //
-// Bytes: little-endian u32 counts and sizes, float32 numbers, UTF-8 strings
-// as a u32 length and the bytes. A request is its op (u32) and its fields; an
-// answer is "" or an error message, then the op's data.
+// Bytes: api/wire.hpp's. A request is its op (u32) and its fields; an answer
+// is "" or an error message, then the op's data.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "api/wire.hpp"
 
 namespace attn::api {
 
@@ -132,43 +133,11 @@ enum class PoemOp : uint32_t {
   TrainJoin = 11,      // step, every replica's part in replica order (u32 count, then floats, floats each) -> PoemTraining
 };
 
-class WireWriter {
- public:
-  void u32(uint32_t v);
-  void f32(float v);
-  void str(const std::string& s);
-  void floats(const std::vector<float>& v);
-  void strings(const std::vector<std::string>& v);
-  std::vector<uint8_t> bytes;
-};
-
-// Reads what WireWriter wrote; past the end (a truncated answer) every read
-// gives 0 or "" and ok() turns false.
-class WireReader {
- public:
-  WireReader(const uint8_t* data, std::size_t size) : p_(data), end_(data + size) {}
-  uint32_t u32();
-  float f32();
-  std::string str();
-  std::vector<float> floats();
-  std::vector<std::string> strings();
-  bool ok() const { return ok_; }
-
- private:
-  bool take(void* out, std::size_t n);
-  const uint8_t* p_;
-  const uint8_t* end_;
-  bool ok_ = true;
-};
-
 void write_summary(WireWriter& w, const PoemSummary& s);
 PoemSummary read_summary(WireReader& r);
 void write_training(WireWriter& w, const PoemTraining& t);
 PoemTraining read_training(WireReader& r);
 void write_reading(WireWriter& w, const PoemReadingData& d);
 PoemReadingData read_reading(WireReader& r);
-
-// An answer's leading error ("" when the op worked); a reader positioned after it.
-std::vector<uint8_t> answer_error(const std::string& error);
 
 }  // namespace attn::api

@@ -13,38 +13,54 @@
 namespace attn::api {
 namespace {
 
-std::unique_ptr<WhyRun> runs[2];  // by WhyPanel
-
-WhyRun* run_of(int panel) { return panel == 0 || panel == 1 ? runs[panel].get() : nullptr; }
+struct PanelRun {
+  std::unique_ptr<WhyRun> run;
+  uint32_t id = 0;  // the view's number for it
+};
+PanelRun runs[kWhyPanels];
 
 std::string error_json(const std::string& error) { return OutJson{{"error", error}}.dump(); }
 
 }  // namespace
 
-std::string why_call_reset(const std::string& settings_json) {
-  Json in;
-  WhyRunSettings settings;
-  std::string error = parse_config(settings_json, in);
-  if (error.empty()) error = read_why_settings(in, settings);
-  if (error.empty()) runs[int(settings.panel)] = std::make_unique<WhyRun>(settings);
-  return error;
-}
-
-int why_call_advance(int panel, double budget_ms) {
+std::vector<uint8_t> why_call(const std::vector<uint8_t>& bytes) {
   // The app's frame budgets (a counting clock in the UI tests: the same slices on any machine).
   static WorkClock clock;
-  WhyRun* run = run_of(panel);
-  if (!run) return -1;
-  if (budget_ms >= 0) run->advance(clock, budget_ms);
-  return run->steps();
-}
-
-std::string why_call_report(int panel) {
-  WhyRun* run = run_of(panel);
-  if (!run) return error_json("why: no run of that panel (reset first)");
-  OutJson out = run->json();
-  out["finished"] = run->finished();
-  return out.dump();
+  WhyRequest request;
+  if (!read_why_request(bytes, request)) return answer_error("why: a request the module cannot read");
+  WhyAnswer answer;
+  if (request.op == WhyOp::Timing) {
+    if (request.n < 1 || request.n > 4096 || !(request.number > 0 && request.number <= 10))
+      answer.error = "why: timing: n from 1 to 4096, 0 to 10 seconds each";
+    else answer.timings = why::time_forward({request.n}, request.number);
+    return write_why_answer(request.op, answer);
+  }
+  answer.panel = request.panel;
+  answer.run = request.run;
+  if (request.panel != 0 && request.panel != 1) {
+    answer.error = "why: no panel " + std::to_string(request.panel);
+    return write_why_answer(request.op, answer);
+  }
+  PanelRun& slot = runs[request.panel];
+  if (request.op == WhyOp::Reset) {
+    answer.error = check_why_run(request.settings);
+    if (answer.error.empty() && int(request.settings.panel) != request.panel) answer.error = "why: settings of the other panel";
+    if (!answer.error.empty()) return write_why_answer(request.op, answer);
+    slot.run = std::make_unique<WhyRun>(request.settings);
+    slot.id = request.run;
+  } else if (!slot.run || slot.id != request.run) {
+    return write_why_answer(request.op, answer);  // a run this module no longer holds (or never did): steps -1
+  }
+  WhyRun& run = *slot.run;
+  if (request.op == WhyOp::Advance && request.number >= 0) run.advance(clock, request.number);
+  if (request.op == WhyOp::Reset || request.op == WhyOp::Report) {
+    const double start = clock.now_ms();
+    answer.report = run.report();
+    answer.report.report_ms = clock.ms_since(start);
+  }
+  answer.steps = run.steps();
+  answer.finished = run.finished();
+  return write_why_answer(request.op, answer);
 }
 
 std::string why_call_compute(const std::string& config_json) {
@@ -57,10 +73,6 @@ std::string why_call_compute(const std::string& config_json) {
   WorkClock unlimited(0.0);
   run.advance(unlimited, std::numeric_limits<double>::infinity());
   return run.json().dump();
-}
-
-std::string why_call_timing(double seconds_each, int n) {
-  return OutJson{{"forward", why_forward_json(seconds_each, n)}}.dump();
 }
 
 }  // namespace attn::api

@@ -1,27 +1,23 @@
 // The "why attention" view's calls into its experiments, in-process: one run
-// per panel (WhyRun) and its answers in attention_cli why's JSON. The browser's
-// experiments module (platform/why_module.cpp) exports these same functions,
-// and the desktop and the UI tests call them directly, so the view speaks to
-// its models the same way everywhere (ui/state/why_lab.hpp's WhyCalls).
+// per panel (WhyRun), asked in why_wire.hpp's bytes. The browser's
+// experiments module (platform/why_module.cpp) exports these same functions
+// (and trains the view's runs in a Web Worker, web/why.js), and the desktop
+// and the UI tests call them directly, so the view speaks to its models the
+// same way everywhere (ui/state/why_lab.hpp).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace attn::api {
 
-// A fresh run of the settings' panel (read_why_settings' JSON): "" or what is wrong.
-std::string why_call_reset(const std::string& settings_json);
-// Steps of the panel's run (0: recurrence, 1: qkv) until budget_ms of this
-// module's clock is spent, at least one while any remain (a negative budget:
-// none). The run's steps after them; -1 without a run.
-int why_call_advance(int panel, double budget_ms);
-// The panel's run at its step: attention_cli why's document with "finished",
-// or {"error": ...}.
-std::string why_call_report(int panel);
-// compute()'s {"why": settings}: a fresh run to its last step, or {"error": ...}.
+// A request's answer (why_wire.hpp). Advance's budget is read from this
+// module's clock (a counting clock in the UI tests: the same slices on any
+// machine); a request that cannot be read answers with its error.
+std::vector<uint8_t> why_call(const std::vector<uint8_t>& request);
+// compute()'s {"why": settings}: a fresh run to its last step, as attention_cli
+// why's JSON, or {"error": ...}.
 std::string why_call_compute(const std::string& config_json);
-// {"forward": rows}: each layer's forward pass, timed here for n (0: for
-// n = 16 ... 1024), seconds_each per layer and n.
-std::string why_call_timing(double seconds_each, int n);
 
 }  // namespace attn::api

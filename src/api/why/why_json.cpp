@@ -38,13 +38,38 @@ void add_why_models(OutJson& out, const std::vector<why::ModelReport>& reports, 
   for (const why::ModelReport& r : reports) out[r.key] = why_model_json(r, s);
 }
 
-OutJson why_forward_json(double seconds_each, int n) {
+OutJson why_report_json(const WhyReport& report) {
+  const why::ExperimentSettings& e = report.settings.experiment;
+  OutJson models;
+  add_why_models(models, report.models, e);
+  for (std::size_t i = 0; i < report.models.size() && i < report.curves.size(); ++i) {
+    OutJson loss = OutJson::array(), accuracy = OutJson::array();
+    for (const why::CurvePoint& p : report.curves[i]) loss.push_back(p.loss), accuracy.push_back(p.accuracy);
+    OutJson& model = models[report.models[i].key];
+    model["curve_loss"] = std::move(loss);
+    model["curve_accuracy"] = std::move(accuracy);
+  }
+  if (report.settings.panel == WhyPanel::Recurrence) {
+    OutJson out = why_header_json("recurrence", e, report.steps);
+    out.update(models);
+    return out;
+  }
+  OutJson out = why_header_json("qkv", e, report.steps);
+  out[why::task_name(e.task)] = std::move(models);
+  return out;
+}
+
+OutJson why_forward_json(const std::vector<why::ForwardTiming>& timings) {
   OutJson rows = OutJson::array();
-  const std::vector<int> lengths = n > 0 ? std::vector<int>{n} : std::vector<int>{16, 64, 256, 1024};
-  for (const why::ForwardTiming& f : why::time_forward(lengths, seconds_each))
-    rows.push_back({{"layer", f.layer}, {"n", f.n}, {"ms", f.ms}, {"gflops", f.flops / f.ms / 1e6},
+  for (const why::ForwardTiming& f : timings)
+    rows.push_back({{"layer", f.layer}, {"n", f.n}, {"ms", f.ms}, {"gflops", f.gflops()},
                     {"dependent_steps", f.dependent_steps}});
   return rows;
+}
+
+OutJson why_forward_json(double seconds_each, int n) {
+  const std::vector<int> lengths = n > 0 ? std::vector<int>{n} : std::vector<int>{16, 64, 256, 1024};
+  return why_forward_json(why::time_forward(lengths, seconds_each));
 }
 
 }  // namespace attn::api

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "api/json_output.hpp"
+#include "api/why/why_wire.hpp"
 #include "core/why/why_lab.hpp"
 
 namespace attn::api {
@@ -31,9 +32,15 @@ OutJson why_header_json(const char* experiment, const why::ExperimentSettings& s
 // qkv task's object).
 void add_why_models(OutJson& out, const std::vector<why::ModelReport>& reports, const why::ExperimentSettings& settings);
 
-// Parallel against sequential: one forward pass of each layer for n (0: for
-// n = 16, 64, 256, 1024), timed here (why::time_forward), as rows {"layer",
-// "n", "ms", "gflops", "dependent_steps"}.
+// A run's document at its step: the recurrence experiment's, or the qkv
+// experiment's with the run's task alone; each model with its training curve
+// ("curve_loss", "curve_accuracy": each step's batch).
+OutJson why_report_json(const WhyReport& report);
+
+// Parallel against sequential: forward passes timed (why::time_forward), as
+// rows {"layer", "n", "ms", "gflops", "dependent_steps"}.
+OutJson why_forward_json(const std::vector<why::ForwardTiming>& timings);
+// ... one of each layer for n (0: for n = 16, 64, 256, 1024), timed here.
 OutJson why_forward_json(double seconds_each, int n = 0);
 
 }  // namespace attn::api

@@ -35,35 +35,20 @@ int WhyRun::advance(WorkClock& clock, double budget_ms) {
   return taken;
 }
 
-const std::vector<why::ModelReport>& WhyRun::report() {
+const WhyReport& WhyRun::report() {
   if (reported_at_ != steps()) {
-    report_ = experiment_.report();
+    report_.settings = settings_;
+    report_.steps = steps();
+    report_.finished = finished();
+    report_.models = experiment_.report();
+    report_.curves.clear();
+    for (std::size_t i = 0; i < experiment_.size(); ++i) report_.curves.push_back(experiment_.curve(i));
     reported_at_ = steps();
   }
   return report_;
 }
 
-OutJson WhyRun::json() {
-  const why::ExperimentSettings& e = settings_.experiment;
-  OutJson models;
-  add_why_models(models, report(), e);
-  // Each model's training curve: the loss and accuracy of every step's batch.
-  for (std::size_t i = 0; i < experiment_.size(); ++i) {
-    OutJson loss = OutJson::array(), accuracy = OutJson::array();
-    for (const why::CurvePoint& p : experiment_.curve(i)) loss.push_back(p.loss), accuracy.push_back(p.accuracy);
-    OutJson& model = models[report()[i].key];
-    model["curve_loss"] = std::move(loss);
-    model["curve_accuracy"] = std::move(accuracy);
-  }
-  if (settings_.panel == WhyPanel::Recurrence) {
-    OutJson out = why_header_json("recurrence", e, steps());
-    out.update(models);
-    return out;
-  }
-  OutJson out = why_header_json("qkv", e, steps());
-  out[why::task_name(e.task)] = std::move(models);
-  return out;
-}
+OutJson WhyRun::json() { return why_report_json(report()); }
 
 std::string read_why_settings(const Json& in, WhyRunSettings& out) {
   if (!in.is_object()) return "why: expected an object, got " + describe(in);

@@ -1,8 +1,8 @@
 // One panel of the "why attention" view, trained in the page: its experiment
 // (core/why/why_lab.hpp) advanced a slice at a time, each slice as many steps
 // as the frame's budget allows (read from a WorkClock, so tests see the same
-// slices on any machine), and its report in attention_cli why's JSON
-// (why_json.hpp). The steps are the experiment's own, however they are
+// slices on any machine), and its report (why_wire.hpp's WhyReport, and as
+// attention_cli why's JSON, why_json.hpp). The steps are the experiment's own, however they are
 // sliced: after N steps the numbers are those `attention_cli why ... --steps
 // N --json` prints, which runs the same class in one slice.
 #pragma once
@@ -13,20 +13,12 @@
 
 #include "api/json_input.hpp"
 #include "api/json_output.hpp"
-#include "api/why/why_limits.hpp"
+#include "api/why/why_wire.hpp"
 #include "core/why/why_lab.hpp"
 #include "core/base/work_clock.hpp"
 
 namespace attn::api {
 
-enum class WhyPanel { Recurrence, Qkv };
-
-struct WhyRunSettings {
-  WhyPanel panel = WhyPanel::Recurrence;
-  // Recurrence: task Copy, its distance (0: the mix). Qkv: task Previous or Lookup.
-  why::ExperimentSettings experiment;
-  int steps = WhyLimits::kDefaultSteps;  // where training stops
-};
 // "" or what is wrong: the experiment's settings, a task the panel does not
 // train, steps outside 0..WhyLimits::kMaxSteps.
 std::string check_why_run(const WhyRunSettings& settings);
@@ -49,17 +41,16 @@ class WhyRun {
   bool finished() const { return steps() >= settings_.steps; }
   const WhyRunSettings& settings() const { return settings_; }
   const why::Experiment& experiment() const { return experiment_; }
-  // The models measured on the held-out set at the current step (measured
-  // once per step: it costs a forward and backward pass of every model).
-  const std::vector<why::ModelReport>& report();
-  // attention_cli why's document at the current step: the recurrence
-  // experiment's, or the qkv experiment's with this panel's task alone.
+  // The run at the current step, its models measured on the held-out set
+  // (measured once per step: it costs a forward and backward pass of every model).
+  const WhyReport& report();
+  // attention_cli why's document at the current step (why_report_json).
   OutJson json();
 
  private:
   WhyRunSettings settings_;
   why::Experiment experiment_;
-  std::vector<why::ModelReport> report_;
+  WhyReport report_;
   int reported_at_ = -1;
 };
 

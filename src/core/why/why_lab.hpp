@@ -86,6 +86,7 @@ struct ForwardTiming {
   double ms = 0;         // the median of the repeats
   double flops = 0;      // multiply-adds x 2 of the pass
   int dependent_steps = 0;  // steps that must wait for the one before: n for a recurrence, 1 for attention
+  double gflops() const { return flops / ms / 1e6; }
 };
 std::vector<ForwardTiming> time_forward(const std::vector<int>& lengths, double seconds_each);
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "api/why/why_json.hpp"
 #include "ui/state/app_state.hpp"
 #include "ui/state/views.hpp"
 
@@ -26,104 +27,116 @@ constexpr double kReportShare = 10.0;
 // Each timing row: long enough for browsers' coarse clocks.
 constexpr double kTimingSeconds = 0.25;
 
-std::vector<float> floats(const nlohmann::json& values) {
-  std::vector<float> out;
-  if (values.is_array())
-    for (const nlohmann::json& v : values) out.push_back(v.is_number() ? v.get<float>() : 0.0f);
-  return out;
-}
+// While a panel trains in the trainer's thread, each Advance asks for a
+// slice this long: Pause and Reset wait at most this, or one step where a
+// step takes longer. Each slice's answer draws a frame on the page; at 40 ms
+// those frames took enough of a 2-core machine that the worker trained slower
+// than the page's thread did (docs/performance.md); at 100 ms it trains faster.
+constexpr double kWorkerSliceMs = 100.0;
+// ... and two are on their way at a time: the next is queued there while the
+// page's thread, busy with a frame, has not yet heard of the last.
+constexpr int kWorkerSlicesAhead = 2;
 
-double number(const nlohmann::json& model, const char* key, double otherwise) {
-  const auto it = model.find(key);
-  return it != model.end() && it->is_number() ? it->get<double>() : otherwise;
-}
+std::vector<float> floats(const std::vector<double>& values) { return {values.begin(), values.end()}; }
 
-WhyModel read_model(const std::string& key, const nlohmann::json& j) {
+WhyModel view_model(const why::ModelReport& r, const std::vector<why::CurvePoint>& curve) {
   WhyModel m;
-  m.key = key;
-  m.accuracy = number(j, "accuracy", 0);
-  m.loss = number(j, "loss", 0);
-  m.asymmetry = number(j, "asymmetry", -1);
-  m.self_strongest = number(j, "self_strongest", -1);
-  if (j.contains("by_distance")) m.by_distance = floats(j["by_distance"]);
-  if (j.contains("gradient")) m.gradient = floats(j["gradient"]);
-  if (j.contains("curve_loss")) m.curve_loss = floats(j["curve_loss"]);
-  if (j.contains("curve_accuracy")) m.curve_accuracy = floats(j["curve_accuracy"]);
-  if (j.contains("attention")) {
-    const std::vector<float> a = floats(j["attention"]);
-    const int side = int(std::lround(std::sqrt(double(a.size()))));
-    if (side > 0 && std::size_t(side) * std::size_t(side) == a.size())
-      m.attention = Eigen::Map<const Matrix>(a.data(), side, side);
-  }
+  m.key = r.key;
+  m.accuracy = r.accuracy;
+  m.loss = r.loss;
+  m.asymmetry = r.asymmetry;
+  m.self_strongest = r.self_strongest;
+  m.by_distance = floats(r.by_distance);
+  m.gradient = floats(r.gradient);
+  for (const why::CurvePoint& p : curve) m.curve_loss.push_back(float(p.loss)), m.curve_accuracy.push_back(float(p.accuracy));
+  const int side = int(std::lround(std::sqrt(double(r.attention.size()))));
+  if (side > 0 && std::size_t(side) * std::size_t(side) == r.attention.size())
+    m.attention = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+                      r.attention.data(), side, side).cast<float>();
   return m;
 }
 
-// The report's models in the module's order: the recurrence panel's at the
-// top level, the Q/K/V panel's under their task.
-std::vector<WhyModel> read_models(const nlohmann::json& report, WhyPanel panel, bool lookup) {
-  std::vector<WhyModel> out;
-  const bool recurrence = panel == WhyPanel::Recurrence;
-  const nlohmann::json* models = &report;
-  if (!recurrence) {
-    const auto task = report.find(lookup ? "lookup" : "previous");
-    if (task == report.end()) return out;
-    models = &*task;
-  }
-  const char* keys[2][3] = {{"rnn", "gru", "attention"}, {"none", "tied", "separate"}};
-  for (const char* key : keys[recurrence ? 0 : 1])
-    if (models->contains(key)) out.push_back(read_model(key, (*models)[key]));
-  return out;
+// To the module: through the trainer's thread when there is one (its answer
+// comes later, through why_take_answer), else answered at once.
+void send(AppState& state, const api::WhyRequest& request) {
+  WhyLab& lab = state.why;
+  WhyRunView& run = lab.runs[request.panel];
+  if (request.op == api::WhyOp::Advance) ++run.advancing;
+  if (request.op == api::WhyOp::Reset || request.op == api::WhyOp::Report) run.report_asked = true;
+  if (request.op == api::WhyOp::Timing) lab.timing_asked = true;
+  const std::vector<uint8_t> bytes = api::write_why_request(request);
+  if (lab.post) lab.post(bytes);
+  else why_take_answer(state, request.op, lab.call(bytes));
 }
 
-void fetch_report(AppState& state, WhyPanel panel) {
-  WhyLab& lab = state.why;
-  WhyRunView& run = lab.runs[int(panel)];
-  const double start = state.clock.now_ms();
-  nlohmann::json report = nlohmann::json::parse(lab.calls.report(int(panel)), nullptr, false);
-  if (report.is_object() && report.contains("pending")) return;  // a trainer's thread is working on it
+api::WhyRequest request(const WhyLab& lab, api::WhyOp op, WhyPanel panel) {
+  api::WhyRequest r;
+  r.op = op;
+  r.panel = int(panel);
+  r.run = lab.runs[int(panel)].id;
+  return r;
+}
+
+void advance(AppState& state, WhyPanel panel, double budget_ms) {
+  api::WhyRequest r = request(state.why, api::WhyOp::Advance, panel);
+  r.number = budget_ms;
+  send(state, r);
+}
+
+void take_report(AppState& state, WhyRunView& run, api::WhyReport report) {
   run.reported_ms = state.clock.now_ms();
-  run.report_ms = run.reported_ms - start;
-  if (report.is_object() && report.contains("report_ms")) {  // what it cost on the trainer's thread
-    run.report_ms = number(report, "report_ms", run.report_ms);
-    report.erase("report_ms");
-  }
-  if (!report.is_object() || report.contains("error")) {
-    run.error = report.is_object() ? report["error"].get<std::string>() : "why: the module's report is not JSON";
-    run.running = false;
-    run.reported_step = run.step;
-    return;
-  }
-  run.step = report.value("steps", run.step);
-  run.finished = report.value("finished", false);
+  run.report_ms = report.report_ms;
   run.confirm = false;
-  run.models = read_models(report, panel, lab.lookup);
+  run.models.clear();
+  for (std::size_t i = 0; i < report.models.size(); ++i)
+    run.models.push_back(view_model(report.models[i], i < report.curves.size() ? report.curves[i] : std::vector<why::CurvePoint>{}));
+  run.reported_step = report.steps;
   run.report = std::move(report);
-  run.reported_step = run.step;
   static uint64_t generations = 0;
   run.generation = ++generations;
-  mark_state_changed(state);
 }
 
 void start_fresh(AppState& state, WhyPanel panel) {
   WhyLab& lab = state.why;
   WhyRunView& run = lab.runs[int(panel)];
+  static uint32_t ids = 0;
   run = WhyRunView{};
   run.reset_needed = false;
-  run.settings = why_settings_json(lab, panel, lab.steps);
-  run.error = lab.calls.reset(run.settings.dump());
-  if (run.error.empty()) fetch_report(state, panel);
+  run.settings = why_settings(lab, panel, lab.steps);
+  run.id = ++ids;
+  api::WhyRequest r = request(lab, api::WhyOp::Reset, panel);
+  r.settings = run.settings;
+  send(state, r);
   mark_state_changed(state);
 }
 
+// A document as compute() gives it, numbers and all: float32 printed
+// shortest (api/json_output.hpp), not as doubles.
+nlohmann::json state_json(const api::OutJson& document) { return nlohmann::json::parse(api::dump(document)); }
+
 bool report_stale(const WhyLab& lab) {
   const WhyRunView& run = why_run_shown(lab);
+  // A stopped run's last slices and report on their way keep it stale (while
+  // it trains, each answer from the trainer's thread draws a frame of its own).
+  const bool answers_due = !run.running && (run.report_asked || run.advancing > 0);
   return lab.load == ModuleLoad::Ready &&
-         (why_needs_fresh_run(lab, lab.panel) || (run.error.empty() && (run.reported_step != run.step || run.confirm)));
+         (why_needs_fresh_run(lab, lab.panel) || answers_due ||
+          (run.error.empty() && (run.reported_step != run.step || run.confirm)));
 }
 
 }  // namespace
 
 bool why_open(const AppState& state) { return open_view(state).source == ViewSource::Why; }
+
+api::WhyRunSettings why_settings(const WhyLab& lab, WhyPanel panel, int steps) {
+  api::WhyRunSettings s;
+  s.panel = panel;
+  s.steps = steps;
+  s.experiment.seed = uint64_t(lab.seed);
+  if (panel == WhyPanel::Recurrence) s.experiment.distance = lab.distance;
+  else s.experiment.task = lab.lookup ? why::Task::Lookup : why::Task::Previous;
+  return s;
+}
 
 nlohmann::json why_settings_json(const WhyLab& lab, WhyPanel panel, int steps) {
   if (panel == WhyPanel::Recurrence)
@@ -136,7 +149,7 @@ nlohmann::json why_settings_json(const WhyLab& lab, WhyPanel panel, int steps) {
 
 bool why_needs_fresh_run(const WhyLab& lab, WhyPanel panel) {
   const WhyRunView& run = lab.runs[int(panel)];
-  return run.reset_needed || run.settings != why_settings_json(lab, panel, lab.steps);
+  return run.reset_needed || !api::same_run(run.settings, why_settings(lab, panel, lab.steps));
 }
 
 const std::vector<int>& why_timing_lengths() {
@@ -145,7 +158,7 @@ const std::vector<int>& why_timing_lengths() {
 }
 
 void why_measure_timing(WhyLab& lab) {
-  lab.timing = nlohmann::json::array();
+  lab.timing.clear();
   lab.timing_next = 0;
 }
 
@@ -167,8 +180,8 @@ void why_train(AppState& state, WhyAction action) {
     case WhyAction::Step:
       run.running = false;
       if (lab.load != ModuleLoad::Ready || why_needs_fresh_run(lab, panel) || run.finished || !run.error.empty()) break;
-      if (const int steps = lab.calls.advance(int(panel), 0.0); steps >= 0) run.step = steps;  // a zero budget: one step
       run.confirm = true;
+      advance(state, panel, 0.0);  // a zero budget: one step
       break;
   }
 }
@@ -186,7 +199,7 @@ void why_update(AppState& state) {
   // A report due while the shown panel trains takes that panel's frame (one
   // or the other: a frame never holds both).
   WhyRunView& shown = lab.runs[int(lab.panel)];
-  const bool report_due = shown.running && report_stale(lab) &&
+  const bool report_due = shown.running && !shown.report_asked && report_stale(lab) &&
                           state.clock.now_ms() - shown.reported_ms >= std::max(kReportEveryMs, kReportShare * shown.report_ms);
   for (int p = 0; p < kWhyPanels; ++p) {
     const WhyPanel panel = WhyPanel(p);
@@ -195,44 +208,71 @@ void why_update(AppState& state) {
       if (panel == lab.panel) start_fresh(state, panel);
       else run.running = false;  // its settings changed while another panel was shown
     }
-    if (why_needs_fresh_run(lab, panel) || (run.running && report_due && panel == lab.panel)) continue;
-    if (!run.running) {
-      // Stopped: its steps as the trainer last said (a thread's last slice may come after Pause).
-      if (const int steps = lab.calls.advance(p, -1.0); steps >= 0 && steps != run.step) {
-        run.step = steps;
-        mark_state_changed(state);
-      }
+    if (why_needs_fresh_run(lab, panel) || !run.running || (report_due && panel == lab.panel)) continue;
+    if (lab.post) {
+      // The trainer's thread: its slices are asked for ahead, the next as
+      // each one answers (why_take_answer).
+      while (run.advancing < kWorkerSlicesAhead) advance(state, panel, kWorkerSliceMs);
       continue;
     }
-    const int steps = lab.calls.advance(p, budget);
+    advance(state, panel, budget);
     lab.trained_until_ms = state.clock.now_ms();
-    if (steps < 0) {
+  }
+  // A report of a stopped run waits for its last slice (Pause: however late it comes).
+  const bool settled = !shown.running && shown.advancing == 0;
+  if (report_stale(lab) && !why_needs_fresh_run(lab, lab.panel) && !shown.report_asked && (settled || report_due))
+    send(state, request(lab, api::WhyOp::Report, lab.panel));
+  if (lab.timing_next >= 0 && !lab.timing_asked) {
+    api::WhyRequest r;
+    r.op = api::WhyOp::Timing;
+    r.number = kTimingSeconds;
+    r.n = why_timing_lengths()[std::size_t(lab.timing_next)];
+    send(state, r);
+  }
+}
+
+void why_take_answer(AppState& state, api::WhyOp op, const std::vector<uint8_t>& bytes) {
+  WhyLab& lab = state.why;
+  api::WhyAnswer answer = api::read_why_answer(op, bytes);
+  mark_state_changed(state);
+  if (op == api::WhyOp::Timing) {
+    lab.timing_asked = false;
+    if (lab.timing_next < 0) return;
+    lab.timing.insert(lab.timing.end(), answer.timings.begin(), answer.timings.end());
+    const bool last = !answer.error.empty() || lab.timing_next + 1 == int(why_timing_lengths().size());
+    lab.timing_next = last ? -1 : lab.timing_next + 1;
+    return;
+  }
+  // An answer that is only an error names no run (the trainer stopped, or
+  // could not read the request): it is every waiting run's.
+  const bool anonymous = answer.run == 0 && !answer.error.empty();
+  for (int p = 0; p < kWhyPanels; ++p) {
+    WhyRunView& run = lab.runs[p];
+    if (anonymous ? run.advancing == 0 && !run.report_asked : p != answer.panel || answer.run != run.id) continue;
+    if (op == api::WhyOp::Advance) run.advancing = std::max(0, run.advancing - 1);
+    else run.report_asked = false;
+    if (!answer.error.empty() || answer.steps < 0) {
+      // The module refused the run, or no longer holds it (a trainer that
+      // stopped): the view says so, and Reset starts it again.
+      run.error = answer.error.empty() ? "why: the module no longer holds this run (Reset starts it again)" : answer.error;
       run.running = false;
-      run.reset_needed = true;
+      run.reported_step = run.step;
       continue;
     }
-    run.step = steps;
-    if (run.step >= lab.steps) run.running = false;
-  }
-  if (report_stale(lab) && !why_needs_fresh_run(lab, lab.panel) && (!shown.running || report_due))
-    fetch_report(state, lab.panel);
-  if (lab.timing_next >= 0) {
-    const std::vector<int>& lengths = why_timing_lengths();
-    const nlohmann::json rows =
-        nlohmann::json::parse(lab.calls.timing(kTimingSeconds, lengths[std::size_t(lab.timing_next)]), nullptr, false);
-    if (rows.is_object() && rows.contains("pending")) return;  // timed on the trainer's thread: a later frame
-    if (rows.is_object() && rows.contains("forward"))
-      for (const nlohmann::json& row : rows["forward"]) lab.timing.push_back(row);
-    lab.timing_next = lab.timing_next + 1 < int(lengths.size()) ? lab.timing_next + 1 : -1;
-    mark_state_changed(state);
+    run.step = answer.steps;
+    run.finished = answer.finished;
+    if (run.finished || run.step >= lab.steps) run.running = false;
+    if (op != api::WhyOp::Advance) take_report(state, run, std::move(answer.report));
+    // The trainer's thread trains on while the run does.
+    if (op == api::WhyOp::Advance && lab.post && run.running && run.advancing < kWorkerSlicesAhead)
+      advance(state, WhyPanel(p), kWorkerSliceMs);
   }
 }
 
 bool why_busy(const WhyLab& lab) {
-  // A threaded trainer's steps ask for their frames (web/why.js): the page
+  // A threaded trainer's answers ask for their frames (web/why.js): the page
   // then draws when there is news, and leaves the trainer the cores.
-  const bool threaded = lab.calls.threaded && lab.calls.threaded();
-  return why_pending(lab) || (!threaded && (lab.runs[0].running || lab.runs[1].running));
+  return why_pending(lab) || (!lab.post && (lab.runs[0].running || lab.runs[1].running));
 }
 
 bool why_pending(const WhyLab& lab) {
@@ -256,14 +296,14 @@ nlohmann::json why_state_json(const WhyLab& lab) {
                         {"task", lab.lookup ? "lookup" : "previous"},
                         {"steps", lab.steps},
                         {"seed", lab.seed},
-                        {"timing", lab.timing},
+                        {"timing", state_json(api::why_forward_json(lab.timing))},
                         {"measuring", lab.timing_next >= 0}};
   const char* names[] = {"recurrence", "qkv"};
   for (int p = 0; p < kWhyPanels; ++p) {
     const WhyRunView& run = lab.runs[p];
     out[names[p]] = {{"step", run.step},         {"finished", run.finished}, {"running", run.running},
                      {"error", run.error},       {"reported_step", run.reported_step},
-                     {"report", run.report}};
+                     {"report", run.report ? state_json(api::why_report_json(*run.report)) : nlohmann::json()}};
   }
   return out;
 }

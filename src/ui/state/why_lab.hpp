@@ -3,49 +3,34 @@
 // and what its models last reported.
 //
 // The models are not here: they train in the experiments' module
-// (api/why/why_calls.hpp), which the platform provides once the view asks for it
-// (ModuleLoad::Requested). The browser loads it as a wasm module of its own
-// (web/why.js), so the lab's first download does not carry it; the desktop
-// and the UI tests call it in-process. Either way the view speaks to it
-// through WhyCalls, in attention_cli why's JSON.
+// (api/why/why_calls.hpp), which the platform provides once the view asks for
+// it (ModuleLoad::Requested). The browser loads it as a wasm module of its own
+// (web/why.js), so the lab's first download does not carry it, and trains the
+// runs in a Web Worker; the desktop and the UI tests call it in-process.
+// Either way the view speaks to it in api/why/why_wire.hpp's bytes, as the
+// learned-heads view speaks to its poem model, and reads typed reports.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "api/why/why_limits.hpp"
+#include "api/why/why_wire.hpp"
 #include "core/types.hpp"
-#include "core/why/why_lab.hpp"
 #include "ui/state/module_load.hpp"
 
 namespace attn::ui {
 
 struct AppState;
 
-// The experiments' module (api/why/why_calls.hpp's functions), set by the
-// platform. In the browser the runs train on a thread of their own (web/why.js):
-// advance then starts, steps or stops that thread's run and answers the steps
-// as last heard, and report answers {"pending": true} until the thread's
-// report comes (then with "report_ms": what it cost there); either answers
-// later frames. The desktop answers at once.
-struct WhyCalls {
-  std::string (*reset)(const std::string& settings_json) = nullptr;  // "" or what is wrong
-  // The run's steps after those budget_ms allows (0: one step, < 0: none, a
-  // trainer elsewhere stops); -1 without a run.
-  int (*advance)(int panel, double budget_ms) = nullptr;
-  std::string (*report)(int panel) = nullptr;                   // the run's JSON at its step
-  std::string (*timing)(double seconds_each, int n) = nullptr;  // {"forward": rows}
-  // Whether the runs train on a thread of their own, which asks for a frame
-  // when it has news: a running run then needs no frame of its own. Null: no.
-  bool (*threaded)() = nullptr;
-};
+using api::kWhyPanels;
+using api::WhyPanel;
 
-enum class WhyPanel { Recurrence, Qkv };
-inline constexpr int kWhyPanels = 2;
-
-// One model as the last report gave it (api/why/why_json.hpp's MODEL).
+// One model of the last report, as the view draws it (floats for the plots).
 struct WhyModel {
   std::string key;  // "rnn", "gru", "attention"; "none", "tied", "separate"
   double accuracy = 0, loss = 0;
@@ -58,17 +43,20 @@ struct WhyModel {
 
 // One panel's run in the module.
 struct WhyRunView {
-  nlohmann::json settings;   // what the run was started with (why_settings_json): a change starts it again
+  api::WhyRunSettings settings;  // what the run was started with: a change starts it again
+  uint32_t id = 0;           // the module's run (new with each start): answers about older ones are dropped
   bool reset_needed = true;  // Reset was pressed: a fresh run before anything else
   bool running = false;
   int step = 0;              // the run's steps so far
   bool finished = false;     // it took the last of its steps
   std::string error;         // why the run could not start, or its report failed
-  nlohmann::json report;     // the last report as the module sent it (state().why)
+  std::optional<api::WhyReport> report;  // the last report (state().why: as attention_cli why prints it)
   int reported_step = -1;    // ... and the step it belongs to
   bool confirm = false;      // Pause or Step: a report after the trainer's last step, however late
   double reported_ms = 0;    // when it came (AppState::clock, ms) ...
-  double report_ms = 0;      // ... and how long it took
+  double report_ms = 0;      // ... and what it cost the module
+  int advancing = 0;         // Advance requests on their way to the trainer's thread
+  bool report_asked = false; // a Reset or Report on its way
   std::vector<WhyModel> models;  // report's models, in the module's order
   uint64_t generation = 0;   // new with each report: the heatmaps' textures follow it
 };
@@ -85,13 +73,20 @@ struct WhyLab {
   // ---- the module and the runs -------------------------------------------------
   ModuleLoad load = ModuleLoad::Idle;
   std::string load_error;
-  WhyCalls calls;
+  // The module (set by the platform when it is ready): a request's bytes in,
+  // the answer's bytes out (api/why/why_wire.hpp).
+  std::function<std::vector<uint8_t>(const std::vector<uint8_t>&)> call;
+  // The trainer's own thread, when the platform has one (the browser: a Web
+  // Worker, web/why.js): requests go there and answer through
+  // why_take_answer, later and in order, so no frame waits for a step.
+  void (*post)(const std::vector<uint8_t>& request) = nullptr;
   WhyRunView runs[kWhyPanels];
   double trained_until_ms = -1;  // when the last frame's training ended (AppState::clock), -1: it trained none
 
   // ---- parallel against sequential: forward passes timed here ------------------
-  nlohmann::json timing = nlohmann::json::array();  // rows {"layer", "n", "ms", "gflops", "dependent_steps"}
+  std::vector<why::ForwardTiming> timing;  // the rows measured so far
   int timing_next = -1;  // the next length to time (index into why_timing_lengths()), -1: not measuring
+  bool timing_asked = false;  // ... and its request is on its way
 };
 
 enum class WhyAction { Start, Pause, Step, Reset };
@@ -102,7 +97,9 @@ void why_measure_timing(WhyLab& lab);
 
 // The view is open (its module loads and its runs train only then).
 bool why_open(const AppState& state);
-// A panel's settings in read_why_settings' JSON; steps: where its run stops.
+// A panel's run settings; steps: where its run stops.
+api::WhyRunSettings why_settings(const WhyLab& lab, WhyPanel panel, int steps);
+// ... in read_why_settings' JSON (compute()'s {"why": ...}).
 nlohmann::json why_settings_json(const WhyLab& lab, WhyPanel panel, int steps);
 // The panel's run is not (or no longer) the one its settings ask for: Reset
 // was pressed, or a choice its settings hold changed. The next why_update
@@ -110,8 +107,11 @@ nlohmann::json why_settings_json(const WhyLab& lab, WhyPanel panel, int steps);
 bool why_needs_fresh_run(const WhyLab& lab, WhyPanel panel);
 
 // Once a frame while the view is open: asks for the module, starts fresh
-// runs, trains the running panels within the frame's budget, fetches reports.
+// runs, trains the running panels within the frame's budget (or keeps the
+// trainer's thread going), fetches reports.
 void why_update(AppState& state);
+// The answer to a request posted to the trainer's thread (`post`); op: the request's.
+void why_take_answer(AppState& state, api::WhyOp op, const std::vector<uint8_t>& answer);
 bool why_busy(const WhyLab& lab);     // training or measuring
 bool why_pending(const WhyLab& lab);  // work this frame asked for (a load, a report, a fresh run)
 

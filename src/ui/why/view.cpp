@@ -164,8 +164,11 @@ void attention_heatmap(AppState& state, const WhyRunView& run, const WhyModel& m
 
 // A layer's measured forward pass at n ("-" until measured): its "ms", "gflops" or "dependent_steps".
 std::string timing_text(const WhyLab& lab, const char* layer, int n, const char* what) {
-  for (const nlohmann::json& t : lab.timing)
-    if (t.value("layer", "") == layer && t.value("n", 0) == n) return format("%.4g", t.value(what, 0.0));
+  for (const why::ForwardTiming& t : lab.timing) {
+    if (t.layer != layer || t.n != n) continue;
+    const std::string w = what;
+    return format("%.4g", w == "ms" ? t.ms : w == "gflops" ? t.gflops() : double(t.dependent_steps));
+  }
   return "-";
 }
 const char* const kTimedLayers[] = {"rnn", "gru", "attention"};
