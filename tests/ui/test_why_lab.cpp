@@ -77,6 +77,7 @@ void check_against_cli(const AppState& state, const std::string& args) {
   REQUIRE(run.report);
   CHECK(run.report->finished);
   const nlohmann::json report = report_json(run);
+  CHECK(nlohmann::json::parse(run.document) == report);  // what state() shows is the typed report's document
   const nlohmann::json cli = cli_json(args);
   REQUIRE(cli.is_object());
   CHECK(report == cli);  // every number, curve and weight (float32 both ways)

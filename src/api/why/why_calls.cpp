@@ -33,6 +33,7 @@ std::vector<uint8_t> why_call(const std::vector<uint8_t>& bytes) {
     if (request.n < 1 || request.n > 4096 || !(request.number > 0 && request.number <= 10))
       answer.error = "why: timing: n from 1 to 4096, 0 to 10 seconds each";
     else answer.timings = why::time_forward({request.n}, request.number);
+    answer.document = dump(why_forward_json(answer.timings));
     return write_why_answer(request.op, answer);
   }
   answer.panel = request.panel;
@@ -57,6 +58,7 @@ std::vector<uint8_t> why_call(const std::vector<uint8_t>& bytes) {
     const double start = clock.now_ms();
     answer.report = run.report();
     answer.report.report_ms = clock.ms_since(start);
+    answer.document = dump(why_report_json(answer.report));
   }
   answer.steps = run.steps();
   answer.finished = run.finished();

@@ -133,13 +133,17 @@ std::vector<uint8_t> write_why_answer(WhyOp op, const WhyAnswer& answer) {
       w.f64(t.flops);
       w.u32(uint32_t(t.dependent_steps));
     }
+    w.str(answer.document);
     return std::move(w.bytes);
   }
   w.u32(uint32_t(answer.panel));
   w.u32(answer.run);
   w.u32(uint32_t(answer.steps));
   w.u32(answer.finished ? 1 : 0);
-  if (answer.error.empty() && (op == WhyOp::Reset || op == WhyOp::Report)) write_report(w, answer.report);
+  if (answer.error.empty() && (op == WhyOp::Reset || op == WhyOp::Report)) {
+    write_report(w, answer.report);
+    w.str(answer.document);
+  }
   return std::move(w.bytes);
 }
 
@@ -158,12 +162,16 @@ WhyAnswer read_why_answer(WhyOp op, const std::vector<uint8_t>& bytes) {
       t.dependent_steps = int(r.u32());
       if (r.ok()) answer.timings.push_back(std::move(t));
     }
+    answer.document = r.str();
   } else {
     answer.panel = int(r.u32());
     answer.run = r.u32();
     answer.steps = int(int32_t(r.u32()));
     answer.finished = r.u32() != 0;
-    if (answer.error.empty() && (op == WhyOp::Reset || op == WhyOp::Report)) answer.report = read_report(r);
+    if (answer.error.empty() && (op == WhyOp::Reset || op == WhyOp::Report)) {
+      answer.report = read_report(r);
+      answer.document = r.str();
+    }
   }
   if (!r.ok() && answer.error.empty()) answer.error = "why: the module's answer was cut short";
   return answer;

@@ -69,6 +69,11 @@ struct WhyAnswer {
   bool finished = false;
   WhyReport report;                          // Reset, Report
   std::vector<why::ForwardTiming> timings;   // Timing
+  // The same as attention_cli why prints it (why_json.hpp): the report's
+  // document, or the timings' rows. The view draws the typed data; this text
+  // is only what state() shows a page, so the main module carries no JSON
+  // writer of its own for the experiments.
+  std::string document;
 };
 std::vector<uint8_t> write_why_answer(WhyOp op, const WhyAnswer& answer);
 // A truncated answer reads as one whose error says so.

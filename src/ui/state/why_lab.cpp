@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "api/why/why_json.hpp"
 #include "ui/state/app_state.hpp"
 #include "ui/state/views.hpp"
 
@@ -83,7 +82,7 @@ void advance(AppState& state, WhyPanel panel, double budget_ms) {
   send(state, r);
 }
 
-void take_report(AppState& state, WhyRunView& run, api::WhyReport report) {
+void take_report(AppState& state, WhyRunView& run, api::WhyReport report, std::string document) {
   run.reported_ms = state.clock.now_ms();
   run.report_ms = report.report_ms;
   run.confirm = false;
@@ -92,6 +91,7 @@ void take_report(AppState& state, WhyRunView& run, api::WhyReport report) {
     run.models.push_back(view_model(report.models[i], i < report.curves.size() ? report.curves[i] : std::vector<why::CurvePoint>{}));
   run.reported_step = report.steps;
   run.report = std::move(report);
+  run.document = std::move(document);
   static uint64_t generations = 0;
   run.generation = ++generations;
 }
@@ -109,10 +109,6 @@ void start_fresh(AppState& state, WhyPanel panel) {
   send(state, r);
   mark_state_changed(state);
 }
-
-// A document as compute() gives it, numbers and all: float32 printed
-// shortest (api/json_output.hpp), not as doubles.
-nlohmann::json state_json(const api::OutJson& document) { return nlohmann::json::parse(api::dump(document)); }
 
 bool report_stale(const WhyLab& lab) {
   const WhyRunView& run = why_run_shown(lab);
@@ -159,6 +155,7 @@ const std::vector<int>& why_timing_lengths() {
 
 void why_measure_timing(WhyLab& lab) {
   lab.timing.clear();
+  lab.timing_documents.clear();
   lab.timing_next = 0;
 }
 
@@ -239,6 +236,7 @@ void why_take_answer(AppState& state, api::WhyOp op, const std::vector<uint8_t>&
     lab.timing_asked = false;
     if (lab.timing_next < 0) return;
     lab.timing.insert(lab.timing.end(), answer.timings.begin(), answer.timings.end());
+    if (answer.error.empty()) lab.timing_documents.push_back(std::move(answer.document));
     const bool last = !answer.error.empty() || lab.timing_next + 1 == int(why_timing_lengths().size());
     lab.timing_next = last ? -1 : lab.timing_next + 1;
     return;
@@ -262,7 +260,7 @@ void why_take_answer(AppState& state, api::WhyOp op, const std::vector<uint8_t>&
     run.step = answer.steps;
     run.finished = answer.finished;
     if (run.finished || run.step >= lab.steps) run.running = false;
-    if (op != api::WhyOp::Advance) take_report(state, run, std::move(answer.report));
+    if (op != api::WhyOp::Advance) take_report(state, run, std::move(answer.report), std::move(answer.document));
     // The trainer's thread trains on while the run does.
     if (op == api::WhyOp::Advance && lab.post && run.running && run.advancing < kWorkerSlicesAhead)
       advance(state, WhyPanel(p), kWorkerSliceMs);
@@ -287,6 +285,25 @@ const WhyModel* why_model(const WhyRunView& run, const std::string& key) {
   return nullptr;
 }
 
+namespace {
+
+// What the module printed (state() shows the page the CLI's numbers, float32
+// printed shortest): null when it printed nothing readable.
+nlohmann::json printed(const std::string& text) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  return j.is_discarded() ? nlohmann::json() : j;
+}
+
+// The rows measured so far.
+nlohmann::json timing_json(const WhyLab& lab) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const std::string& text : lab.timing_documents)
+    if (const nlohmann::json part = printed(text); part.is_array()) rows.insert(rows.end(), part.begin(), part.end());
+  return rows;
+}
+
+}  // namespace
+
 nlohmann::json why_state_json(const WhyLab& lab) {
   nlohmann::json out = {{"load", module_load_name(lab.load)},
                         {"error", lab.load_error},
@@ -296,14 +313,14 @@ nlohmann::json why_state_json(const WhyLab& lab) {
                         {"task", lab.lookup ? "lookup" : "previous"},
                         {"steps", lab.steps},
                         {"seed", lab.seed},
-                        {"timing", state_json(api::why_forward_json(lab.timing))},
+                        {"timing", timing_json(lab)},
                         {"measuring", lab.timing_next >= 0}};
   const char* names[] = {"recurrence", "qkv"};
   for (int p = 0; p < kWhyPanels; ++p) {
     const WhyRunView& run = lab.runs[p];
     out[names[p]] = {{"step", run.step},         {"finished", run.finished}, {"running", run.running},
                      {"error", run.error},       {"reported_step", run.reported_step},
-                     {"report", run.report ? state_json(api::why_report_json(*run.report)) : nlohmann::json()}};
+                     {"report", printed(run.document)}};
   }
   return out;
 }

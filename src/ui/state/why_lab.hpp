@@ -50,7 +50,8 @@ struct WhyRunView {
   int step = 0;              // the run's steps so far
   bool finished = false;     // it took the last of its steps
   std::string error;         // why the run could not start, or its report failed
-  std::optional<api::WhyReport> report;  // the last report (state().why: as attention_cli why prints it)
+  std::optional<api::WhyReport> report;  // the last report
+  std::string document;      // ... as attention_cli why prints it (state().why)
   int reported_step = -1;    // ... and the step it belongs to
   bool confirm = false;      // Pause or Step: a report after the trainer's last step, however late
   double reported_ms = 0;    // when it came (AppState::clock, ms) ...
@@ -85,6 +86,7 @@ struct WhyLab {
 
   // ---- parallel against sequential: forward passes timed here ------------------
   std::vector<why::ForwardTiming> timing;  // the rows measured so far
+  std::vector<std::string> timing_documents;  // ... as attention_cli why prints them (state().why)
   int timing_next = -1;  // the next length to time (index into why_timing_lengths()), -1: not measuring
   bool timing_asked = false;  // ... and its request is on its way
 };
