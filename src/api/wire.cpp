@@ -23,12 +23,15 @@ void WireWriter::str(const std::string& s) {
 
 // Arrays of numbers go as their bytes (every target here is little-endian:
 // x86-64 and wasm), copied at once: a reading is some 40,000 of them.
-static_assert(sizeof(float) == 4, "float32");
-void WireWriter::floats(const std::vector<float>& v) {
+static_assert(sizeof(float) == 4 && sizeof(double) == 8, "float32, float64");
+template <typename T>
+void WireWriter::numbers(const std::vector<T>& v) {
   u32(uint32_t(v.size()));
   const auto* first = reinterpret_cast<const uint8_t*>(v.data());
-  bytes.insert(bytes.end(), first, first + v.size() * 4);
+  bytes.insert(bytes.end(), first, first + v.size() * sizeof(T));
 }
+void WireWriter::floats(const std::vector<float>& v) { numbers(v); }
+void WireWriter::doubles(const std::vector<double>& v) { numbers(v); }
 
 void WireWriter::strings(const std::vector<std::string>& v) {
   u32(uint32_t(v.size()));
@@ -69,17 +72,20 @@ std::string WireReader::str() {
   return s;
 }
 
-std::vector<float> WireReader::floats() {
+template <typename T>
+std::vector<T> WireReader::numbers() {
   const uint32_t n = u32();
-  if (!ok_ || std::size_t(end_ - p_) / 4 < n) {
+  if (!ok_ || std::size_t(end_ - p_) / sizeof(T) < n) {
     ok_ = false;
     return {};
   }
-  std::vector<float> v(n);
-  if (n) std::memcpy(v.data(), p_, std::size_t(n) * 4);
-  p_ += std::size_t(n) * 4;
+  std::vector<T> v(n);
+  if (n) std::memcpy(v.data(), p_, std::size_t(n) * sizeof(T));
+  p_ += std::size_t(n) * sizeof(T);
   return v;
 }
+std::vector<float> WireReader::floats() { return numbers<float>(); }
+std::vector<double> WireReader::doubles() { return numbers<double>(); }
 
 std::vector<std::string> WireReader::strings() {
   const uint32_t n = u32();
@@ -99,29 +105,11 @@ void WireWriter::f64(double v) {
   u32(uint32_t(bits >> 32));
 }
 
-void WireWriter::doubles(const std::vector<double>& v) {
-  u32(uint32_t(v.size()));
-  const auto* first = reinterpret_cast<const uint8_t*>(v.data());
-  bytes.insert(bytes.end(), first, first + v.size() * 8);
-}
-
 double WireReader::f64() {
   const uint64_t low = u32(), high = u32();
   const uint64_t bits = low | high << 32;
   double v = 0;
   std::memcpy(&v, &bits, 8);
-  return v;
-}
-
-std::vector<double> WireReader::doubles() {
-  const uint32_t n = u32();
-  if (!ok_ || std::size_t(end_ - p_) / 8 < n) {
-    ok_ = false;
-    return {};
-  }
-  std::vector<double> v(n);
-  if (n) std::memcpy(v.data(), p_, std::size_t(n) * 8);
-  p_ += std::size_t(n) * 8;
   return v;
 }
 

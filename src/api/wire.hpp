@@ -25,6 +25,10 @@ class WireWriter {
   void doubles(const std::vector<double>& v);
   void strings(const std::vector<std::string>& v);
   std::vector<uint8_t> bytes;
+
+ private:
+  template <typename T>
+  void numbers(const std::vector<T>& v);  // a u32 count, then the values' bytes
 };
 
 // Reads what WireWriter wrote; past the end (a truncated answer) every read
@@ -44,6 +48,8 @@ class WireReader {
 
  private:
   bool take(void* out, std::size_t n);
+  template <typename T>
+  std::vector<T> numbers();
   const uint8_t* p_;
   const uint8_t* end_;
   bool ok_ = true;

@@ -162,13 +162,14 @@ void attention_heatmap(AppState& state, const WhyRunView& run, const WhyModel& m
   draw_heatmap(state, std::move(entry), ImVec2(0, 0));
 }
 
-// A layer's measured forward pass at n ("-" until measured): its "ms", "gflops" or "dependent_steps".
-std::string timing_text(const WhyLab& lab, const char* layer, int n, const char* what) {
-  for (const why::ForwardTiming& t : lab.timing) {
-    if (t.layer != layer || t.n != n) continue;
-    const std::string w = what;
-    return format("%.4g", w == "ms" ? t.ms : w == "gflops" ? t.gflops() : double(t.dependent_steps));
-  }
+// A layer's measured forward pass at n ("-" until measured): its ms, GFLOP/s or dependent steps.
+using TimingValue = double (*)(const why::ForwardTiming&);
+double timing_ms(const why::ForwardTiming& t) { return t.ms; }
+double timing_gflops(const why::ForwardTiming& t) { return t.gflops(); }
+double timing_dependent(const why::ForwardTiming& t) { return t.dependent_steps; }
+std::string timing_text(const WhyLab& lab, const char* layer, int n, TimingValue value) {
+  for (const why::ForwardTiming& t : lab.timing)
+    if (t.layer == layer && t.n == n) return format("%.4g", value(t));
   return "-";
 }
 const char* const kTimedLayers[] = {"rnn", "gru", "attention"};
@@ -201,11 +202,11 @@ void timing_table(const WhyLab& lab) {
     }
     for (int n : lengths) {
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(timing_text(lab, row[0], n, "ms").c_str());
+      ImGui::TextUnformatted(timing_text(lab, row[0], n, timing_ms).c_str());
     }
-    for (const char* what : {"gflops", "dependent_steps"}) {
+    for (const TimingValue value : {timing_gflops, timing_dependent}) {
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(timing_text(lab, row[0], lengths.back(), what).c_str());
+      ImGui::TextUnformatted(timing_text(lab, row[0], lengths.back(), value).c_str());
     }
   }
   ImGui::EndTable();
@@ -343,8 +344,9 @@ void describe_why(const AppState& state, A11yView& out) {
   for (const char* layer : kTimedLayers) {
     timing.rows.push_back(model_label(layer));
     timing.text.emplace_back();
-    for (int n : why_timing_lengths()) timing.text.back().push_back(timing_text(lab, layer, n, "ms"));
-    for (const char* what : {"gflops", "dependent_steps"}) timing.text.back().push_back(timing_text(lab, layer, longest, what));
+    for (int n : why_timing_lengths()) timing.text.back().push_back(timing_text(lab, layer, n, timing_ms));
+    for (const TimingValue value : {timing_gflops, timing_dependent})
+      timing.text.back().push_back(timing_text(lab, layer, longest, value));
   }
   out.tables.push_back(std::move(timing));
 }
