@@ -138,6 +138,9 @@
   // loader's calls (call, post, threaded: below). A lazy view adds a row here.
   const poemLoader = () => script('poem.js').then(() => window.attentionLabPoem);
   const lazyViews = {
+    code: {
+      load: (Module) => deferredCode.load(Module),
+    },
     poem: {
       load: (Module) => poemLoader().then((poem) => poem.request(Module)).then(() => window.attentionLabPoem.viewStrings()),
       calls: () => window.attentionLabPoem,
@@ -154,7 +157,7 @@
   function requestModule(Module, name) {
     if (modules.has(name)) return modules.get(name);
     modules.set(name, lazyViews[name].load(Module).then((strings) => {
-      window.attentionLabUtf16.call(Module, '_attn_add_view_strings', strings);
+      if (strings) window.attentionLabUtf16.call(Module, '_attn_add_view_strings', strings);
       return '';
     }, (e) => String(e && e.message ? e.message : e)).then((error) => {
       window.attentionLabUtf16.call(Module, '_attn_module_loaded', `${name}\x1f${error}`);
@@ -218,6 +221,54 @@
       return bytes;
     },
   };
+
+  // The main module's deferred part (attention_web.deferred.wasm: every view's
+  // code but the first's, and attentionLab's JSON calls; scripts/split_wasm.mjs).
+  // Fetched once the lab is ready, or as soon as a view asks for it (the
+  // `code` row above); instantiating it fills its functions into the main
+  // module's table. A call that reaches one sooner (an attentionLab call
+  // right at ready) comes to loadSplitModule, which fetches it at once,
+  // synchronously: slower that one time, never wrong.
+  const deferredCode = (() => {
+    const file = 'attention_web.deferred.wasm';
+    let installed = false;
+    let loading = null;
+    const install = (compiled, imports) => {
+      if (!installed) new WebAssembly.Instance(compiled, imports);
+      installed = true;
+    };
+    return {
+      load(Module) {
+        if (!loading) {
+          loading = fetch(file).then((response) => {
+            if (!response.ok) throw new Error(`${file}: ${response.status} ${response.statusText}`);
+            return response.arrayBuffer();
+          }).then((bytes) => WebAssembly.compile(bytes)).then((compiled) => {
+            install(compiled, { primary: Module.asm });
+            document.body.dataset.code = 'ready';
+          }).catch((e) => {
+            loading = null;  // the reader may ask again
+            throw e;
+          });
+        }
+        return loading;
+      },
+      // Emscripten's glue asks for it this way when a deferred function is
+      // called before load() has installed it (imports: the main module's exports).
+      loadNow(imports) {
+        if (installed) return;
+        const request = new XMLHttpRequest();
+        request.open('GET', file, false);
+        request.overrideMimeType('text/plain; charset=x-user-defined');  // the bytes, one per char
+        request.send();
+        if (request.status !== 200) throw new Error(`${file}: ${request.status} ${request.statusText}`);
+        const text = request.responseText;
+        const bytes = new Uint8Array(text.length);
+        for (let i = 0; i < text.length; ++i) bytes[i] = text.charCodeAt(i) & 0xff;
+        install(new WebAssembly.Module(bytes), imports);
+      },
+    };
+  })();
 
   // The colour schemes ?theme=auto and ?theme=host follow: the browser's, and
   // the embedding page's html.dark (VitePress's switch) when that page is of
@@ -296,6 +347,7 @@
     printErr: (text) => console.warn(text),
     onAbort: (what) => showError(text.aborted + what),
     onWebGLUnavailable: () => showError(text.noContext),
+    loadSplitModule: (file, imports) => deferredCode.loadNow(imports),
   }).then((Module) => {
     if (document.body.dataset.ready === 'error') return;  // main already reported a failure
     // Strings cross into wasm as UTF-8 through utf16.js, which checks them
@@ -434,10 +486,12 @@
     }
     document.body.dataset.readyAt = String(performance.now());
     document.body.dataset.ready = '1';
-    // The accessible copy of the view (web/a11y.js, its styles in a11y.css)
-    // comes once the lab runs, after its first download (tests/web/fonts_e2e.mjs).
-    setTimeout(() => script('a11y.js').then(() => window.attentionLabA11y && window.attentionLabA11y.attach(Module, canvas),
-                                            () => {}), 0);
+    // Then the deferred part of its code, and with it the accessible copy of
+    // the view (web/a11y.js, its styles in a11y.css): after the first
+    // download (tests/web/fonts_e2e.mjs).
+    const attachA11y = () => script('a11y.js').then(() => window.attentionLabA11y && window.attentionLabA11y.attach(Module, canvas),
+                                                    () => {});
+    setTimeout(() => requestModule(Module, 'code').then(attachA11y, attachA11y), 0);
   }, (error) => {
     showError(text.failed + (error && error.message ? error.message : error));
   });

@@ -138,6 +138,9 @@ std::string url_search() { return page_string(0); }
 // ?lang= and ?theme= override them. What cannot be applied becomes a notice on the page.
 void apply_url(WebApp& app) {
   ui::AppState& state = app.state;
+  // Every view's code but the first's is the main module's deferred part,
+  // fetched once the first view is ready (web/main.js) or when a view asks.
+  state.views_code = ui::ModuleLoad::Idle;
   app.check_generations = EM_ASM_INT({ return window.attentionLabCheckGenerations ? 1 : 0; }) != 0;
   ui::set_language(ui::language_for_tag(page_string(1)));
   state.browser_dark = EM_ASM_INT({ return !!(window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches); });

@@ -20,7 +20,8 @@ struct PageModule {
   ui::ModuleLoad& (*load)(ui::AppState&);
   std::string& (*load_error)(ui::AppState&);
   void (*loaded)(ui::AppState&, std::string& error);
-  // An answer from the module's thread to a request posted there (op: the request's).
+  // An answer from the module's thread to a request posted there (op: the
+  // request's); null for a module that is only code.
   void (*answer)(ui::AppState&, uint32_t op, const std::vector<uint8_t>& answer);
 };
 
@@ -31,6 +32,9 @@ const PageModule kModules[] = {
     {"why", [](ui::AppState& s) -> ui::ModuleLoad& { return s.why.load; },
      [](ui::AppState& s) -> std::string& { return s.why.load_error; }, why_module_loaded,
      [](ui::AppState& s, uint32_t op, const std::vector<uint8_t>& a) { ui::why_take_answer(s, api::WhyOp(op), a); }},
+    // The main module's deferred part: the code of every view but the first (ui::view_code_ready).
+    {"code", [](ui::AppState& s) -> ui::ModuleLoad& { return s.views_code; },
+     [](ui::AppState& s) -> std::string& { return s.views_code_error; }, [](ui::AppState&, std::string&) {}, nullptr},
 };
 
 const PageModule* module_named(const char* name, std::size_t length) {
@@ -98,7 +102,8 @@ EMSCRIPTEN_KEEPALIVE void attn_module_loaded(const char* name_and_error) {
 // A module's worker answered a request the lab posted to it (op: the request's).
 EMSCRIPTEN_KEEPALIVE void attn_module_answer(const char* name, int op, const uint8_t* answer, int size) {
   using namespace attn::platform;
-  if (const PageModule* m = name ? module_named(name, std::strlen(name)) : nullptr)
+  const PageModule* m = name ? module_named(name, std::strlen(name)) : nullptr;
+  if (m && m->answer)
     m->answer(web_app().state, uint32_t(op), std::vector<uint8_t>(answer, answer + std::max(0, size)));
 }
 

@@ -7,6 +7,7 @@
 
 #include "api/explorer/explorer_json.hpp"
 #include "core/explorer/explorer_fields.hpp"
+#include "ui/a11y/a11y_views.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/shell/app.hpp"
 #include "ui/state/lab_state.hpp"
@@ -36,6 +37,30 @@ TEST_CASE("every view has a unique id that round-trips") {
   std::string joined;
   for (const ViewSpec& spec : views()) joined += (joined.empty() ? "" : "|") + std::string(spec.id);
   CHECK(view_ids() == joined);
+}
+
+TEST_CASE("a view whose code has not arrived: the first view never waits, another says so and keeps the lab pending") {
+  // The browser's main module comes in two parts (src/platform/deferred_code.txt);
+  // everywhere else views_code starts Ready.
+  CHECK(AppState{}.views_code == ModuleLoad::Ready);
+  AppState state;
+  state.views_code = ModuleLoad::Loading;
+  CHECK(view_code_ready(state, views().front()));
+  for (const ViewSpec& spec : views())
+    if (&spec != &views().front()) CHECK_MESSAGE(!view_code_ready(state, spec), spec.id);
+  REQUIRE(apply_url_query(state, "view=focus").empty());
+  state.select_view_frames = 0;
+  CHECK(a11y_view(state).summary == tr("view.code.loading"));
+  CHECK(app_pending(state));  // its view is still to draw
+  state.views_code = ModuleLoad::Failed;
+  state.views_code_error = "attention_web.deferred.wasm: 404 Not Found";
+  CHECK(a11y_view(state).summary == format(tr("view.code.failed.fmt"), state.views_code_error.c_str()));
+  CHECK(!app_pending(state));  // nothing more will come by itself
+  state.views_code = ModuleLoad::Ready;
+  CHECK(a11y_view(state).summary != tr("view.code.loading"));
+  state.view = View{};  // the first of views()
+  state.views_code = ModuleLoad::Loading;
+  CHECK(a11y_view(state).summary != tr("view.code.loading"));  // the first view describes itself
 }
 
 TEST_CASE("theme=auto and theme=host follow their colour scheme as it changes; light and dark stay") {

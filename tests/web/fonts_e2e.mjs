@@ -4,9 +4,8 @@
 //   node tests/web/fonts_e2e.mjs <web build dir> <artefacts dir>
 //
 // Checks:
-//  1. an English page's first download (everything requested until
-//     document.body.dataset.ready === '1', each file gzipped here with zlib)
-//     stays within 400 KB, and the font is not fetched at all;
+//  1. an English page does not fetch the font at all (its first download is
+//     counted by first_download_e2e.mjs);
 //  2. with ?text=我爱自然语言处理 the font is fetched, and the head-average
 //     heatmap's query labels are the glyphs: each label's pixels differ from
 //     the app's own "?" and from its missing-glyph box, and different
@@ -19,11 +18,10 @@
 //
 // The label helpers are exported for tests/desktop/desktop.mjs, which checks
 // the desktop app's labels the same way.
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { gzipSync } from 'node:zlib';
 
 import { PNG } from 'pngjs';
 
@@ -32,7 +30,6 @@ export const CJK_SENTENCE = '我爱自然语言处理';
 // fallback box), and a hanzi the first sentence also has.
 export const REFERENCE_SENTENCE = '? □ 😀 我';
 export const REFERENCE_TOKENS = ['?', '□', '😀', '我'];
-const BUDGET_BYTES = 400 * 1024;
 export const SAME = 0.05, DIFFERENT = 0.2;  // inkDistance thresholds
 
 // ---- label pixels (shared with the desktop test) ----------------------------------
@@ -180,42 +177,13 @@ async function cjkAndReference(c, lab, page, url, what, lang, artefactsDir, time
   checkLabels(c, what, cjk, ref);
 }
 
-// Everything an English page fetches until it says ready, gzipped: the
-// page, and each resource whose fetch started before main.js set ready
-// (Resource Timing against body.dataset.readyAt). What comes after (the
-// accessible copy, web/a11y.js) is listed in the message but not counted.
-async function englishPage(c, lab, page, url, webDir, timeout) {
+// An English page: the font is never fetched, at ready or later.
+async function englishPage(c, lab, page, url, timeout) {
   const requests = [];
   const listener = (r) => requests.push(r.url());
   page.on('request', listener);
   await page.goto(url + 'index.html');
   await waitReady(page, timeout);
-  await page.waitForTimeout(500);
-  const before = await page.evaluate(() => {
-    const readyAt = Number(document.body.dataset.readyAt);
-    return performance.getEntriesByType('resource').filter((e) => e.startTime <= readyAt).map((e) => e.name);
-  });
-  const firstDownload = requests.filter((u) => before.includes(u) || new URL(u).pathname.endsWith('/index.html'));
-  const later = requests.filter((u) => !firstDownload.includes(u));
-  let total = 0;
-  const sizes = [];
-  for (const u of firstDownload) {
-    const parsed = new URL(u);
-    if (parsed.origin !== new URL(url).origin) {
-      c.check(false, `the page fetches only from its own host`, u);
-      continue;
-    }
-    const path = parsed.pathname.endsWith('/') ? parsed.pathname + 'index.html' : parsed.pathname;
-    const size = gzipSync(readFileSync(join(webDir, decodeURIComponent(path))), { level: 9 }).length;
-    total += size;
-    sizes.push(`${path.slice(1)} ${(size / 1024).toFixed(1)} KB`);
-  }
-  const laterSizes = later.filter((u) => new URL(u).origin === new URL(url).origin).map((u) => {
-    const path = new URL(u).pathname;
-    return `${path.slice(1)} ${(gzipSync(readFileSync(join(webDir, decodeURIComponent(path))), { level: 9 }).length / 1024).toFixed(1)} KB`;
-  });
-  c.check(total <= BUDGET_BYTES && firstDownload.length >= 5, `English page: the first download is ${(total / 1024).toFixed(1)} KB gzipped ` +
-          `(budget ${BUDGET_BYTES / 1024} KB): ${sizes.join(', ')}; after it: ${laterSizes.join(', ') || 'nothing'}`);
   // Some time for anything late: the font must not come at all.
   await page.mouse.move(1, 1);
   await lab.frames(30);
@@ -237,7 +205,7 @@ async function main() {
   const viewport = { width: 1280, height: 800 };
   async function run(c, page, url) {
     const lab = new Lab(page);
-    await englishPage(c, lab, page, url, webDir, READY_TIMEOUT_MS);
+    await englishPage(c, lab, page, url, READY_TIMEOUT_MS);
     await cjkAndReference(c, lab, page, url, 'dpr 1', '', artefactsDir, READY_TIMEOUT_MS);
     // HiDPI, with the Chinese interface: a browser of its own (the shared
     // runner's context is fixed at devicePixelRatio 1).

@@ -372,6 +372,12 @@ A11yView a11y_view(const AppState& state) {
   const ViewSpec& spec = open_view(state);
   A11yView out;
   out.title = tr(spec.label_key);
+  if (!view_code_ready(state, spec)) {
+    out.summary = state.views_code == ModuleLoad::Failed
+                      ? format(tr("view.code.failed.fmt"), state.views_code_error.c_str())
+                      : tr("view.code.loading");
+    return out;
+  }
   spec.describe(state, out);
   // A change that could not be applied: the reader hears why, before the (older) numbers.
   if (!state.error.empty() && spec.source == ViewSource::Explorer)

@@ -98,7 +98,7 @@ ViewsFrame frame_views(AppState& state) {
   const ControlsMode mode = state.controls_mode;
   const auto update = [&state] {
     update_result(state);  // the set-up may have changed the config
-    scaling_update(state, scaling_open(state), /*fill_curves=*/false);
+    if (state.views_code == ModuleLoad::Ready) scaling_update(state, scaling_open(state), /*fill_curves=*/false);
   };
   if (mode == ControlsMode::None) {
     frame.tabs = false;
@@ -155,6 +155,16 @@ bool frame_has_input(const ImGuiIO& io) {
   return io.MouseWheel != 0 || io.MouseWheelH != 0 || !io.InputQueueCharacters.empty() || ImGui::IsAnyItemActive();
 }
 
+// The other views' work each frame, once their code is there (view_code_ready:
+// in the browser it comes after the first view).
+void other_views_work(AppState& state) {
+  // The lab's statistics only while it is shown; its training whenever it runs.
+  scaling_train(state, scaling_open(state));
+  scaling_update(state, scaling_open(state), /*fill_curves=*/true);
+  if (poem_open(state)) poem_update(state);  // loads the model when first opened, reads the text
+  if (why_open(state)) why_update(state);    // loads the experiments when first opened, trains the running panels
+}
+
 }  // namespace
 
 void app_frame(AppState& state) {
@@ -188,11 +198,7 @@ void app_frame(AppState& state) {
   }
   continue_retraining(state);
   update_result(state);
-  // The lab's statistics only while it is shown; its training whenever it runs.
-  scaling_train(state, scaling_open(state));
-  scaling_update(state, scaling_open(state), /*fill_curves=*/true);
-  if (poem_open(state)) poem_update(state);  // loads the model when first opened, reads the text
-  if (why_open(state)) why_update(state);    // loads the experiments when first opened, trains the running panels
+  if (state.views_code == ModuleLoad::Ready) other_views_work(state);
 
   // One host window covering the canvas, holding the tab bar, the set-up
   // panel and the open view as frame_views chooses: nothing overlaps at any size.
@@ -209,10 +215,12 @@ void app_frame(AppState& state) {
   // A tab bar counts its selection frames down; without one (controls "none",
   // another view open) nothing would, and the app would never go idle. Before
   // the first result there are no tabs yet: while its recompute runs (a few
-  // frames for a big config) the selection waits for them.
+  // frames for a big config) the selection waits for them, and for the code
+  // of the open view (view_code_ready) while it is on its way.
   if (state.result || !state.explorer_job) {
     if (state.select_view_frames == select_view_frames) state.select_view_frames = std::max(0, select_view_frames - 1);
-    if (state.scaling.select_panel_frames == select_panel_frames)
+    const bool code_coming = !view_code_ready(state, open_view(state)) && state.views_code != ModuleLoad::Failed;
+    if (state.scaling.select_panel_frames == select_panel_frames && !code_coming)
       state.scaling.select_panel_frames = std::max(0, select_panel_frames - 1);
   }
   if (state.settle_frames > 0 && !state.explorer_job) --state.settle_frames;
@@ -234,7 +242,9 @@ void app_frame(AppState& state) {
 bool app_pending(const AppState& state) {
   int steps = 0, target = 0;
   ExplorerProgress progress;
-  return state.select_view_frames > 0 || state.scaling.select_panel_frames > 0 || state.settle_frames > 0 ||
+  // The open view's code on its way is still to draw (view_code_ready); a failed fetch is not.
+  const bool code_coming = !view_code_ready(state, open_view(state)) && state.views_code != ModuleLoad::Failed;
+  return code_coming || state.select_view_frames > 0 || state.scaling.select_panel_frames > 0 || state.settle_frames > 0 ||
          retraining_progress(state, &steps, &target) || explorer_progress(state, &progress) ||
          (open_view(state).histograms && state.result && !has_histograms(*state.result)) ||
          scaling_pending(state.scaling, scaling_open(state)) || poem_pending(state.poem) ||
@@ -377,6 +387,8 @@ std::string state_json(const AppState& state) {
               {"selected_head", state.selected_head},
               {"view", view_id(state.view)},
               {"views", views_table_json()},
+              // Where the code of every view but the first stands (AppState::views_code).
+              {"views_code", {{"load", module_load_name(state.views_code)}, {"error", state.views_code_error}}},
               {"lang", current_language().code},
               {"heads", heads},
               {"stats_table", std::move(stats)},

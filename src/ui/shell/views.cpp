@@ -52,6 +52,19 @@ void chapter_view(AppState& state) {
   fig41_panels(state);
 }
 
+// In place of a view whose code has not arrived: asks for it (once), says it
+// is on its way, or why it could not come, with a button to ask again.
+void view_code_waiting(AppState& state) {
+  if (state.views_code == ModuleLoad::Idle) state.views_code = ModuleLoad::Requested;
+  if (state.views_code != ModuleLoad::Failed) {
+    ImGui::TextWrapped("%s", tr("view.code.loading"));
+    return;
+  }
+  ImGui::TextWrapped("%s", format(tr("view.code.failed.fmt"), state.views_code_error.c_str()).c_str());
+  if (ImGui::Button(tr("poem.load.retry"))) state.views_code = ModuleLoad::Requested;
+  record_control(state, "view_code_retry");
+}
+
 }  // namespace
 
 // A view's draw and describe functions: the existing views declare theirs in
@@ -85,6 +98,10 @@ const ViewSpec& view_spec(View view) {
 
 View view_of(const ViewSpec& spec) { return View(&spec - views().data()); }
 
+bool view_code_ready(const AppState& state, const ViewSpec& spec) {
+  return &spec == &views().front() || state.views_code == ModuleLoad::Ready;
+}
+
 const ViewSpec& open_view(const AppState& state) { return view_spec(state.view); }
 
 const char* view_id(View view) { return view_spec(view).id; }
@@ -114,7 +131,8 @@ std::string view_ids() { return join_ids(views()); }
 void draw_views(AppState& state, const ViewsFrame& frame) {
   const auto draw_view = [&](const ViewSpec& spec) {
     const auto view = [&] {
-      spec.draw(state);
+      if (view_code_ready(state, spec)) spec.draw(state);
+      else view_code_waiting(state);
       record_view_area(state);  // the export's PNG region
       record_scrollbar(state, "view_scrollbar");
     };

@@ -21,6 +21,7 @@
 #include "core/chapter/experiments.hpp"
 #include "core/explorer/explorer.hpp"
 #include "gfx/colormap.hpp"
+#include "ui/state/module_load.hpp"
 #include "ui/state/poem_lab.hpp"
 #include "ui/state/why_lab.hpp"
 #include "ui/state/records.hpp"
@@ -61,6 +62,12 @@ struct AppState {
   // ---- UI-only state ----------------------------------------------------------
   View view{};  // the first of views(): the heatmaps
   int select_view_frames = 2;  // > 0: the tab bar follows `view` (presets, URL) for this many frames
+  // The code of every view but the first: in the browser the main module's
+  // second part (attention_web.deferred.wasm), fetched once the first view is
+  // ready or as soon as another view is opened (views_code_ready,
+  // shell/views.hpp); linked in everywhere else, so Ready from the start.
+  ModuleLoad views_code = ModuleLoad::Ready;
+  std::string views_code_error;  // why it could not be fetched (Failed)
   int selected_query = 0;
   int selected_head = -1;      // -1: the head average
   plot::HeatmapZoom zoom;      // shared by the head heatmaps, so they move together

@@ -60,6 +60,10 @@ const ViewSpec& open_view(const AppState& state);
 
 const char* view_id(View view);
 bool view_from_id(const std::string& id, View* view);
+// The view's code is there to draw and describe it: the first view's always,
+// every other's once AppState::views_code is Ready (in the browser it is the
+// main module's deferred part: src/platform/deferred_code.txt).
+bool view_code_ready(const AppState& state, const ViewSpec& spec);
 // "heatmaps|focus|...|debug", for usage texts and messages.
 std::string view_ids();
 // "explorer", "chapter", "scaling", "poem", "why" (state().views).

@@ -399,6 +399,9 @@ constexpr StringEntry kEnglish[] = {
     {"tab.why", "Why attention"},
     {"why.load.starting", "Loading the experiments..."},
     {"why.load.failed.fmt", "The experiments could not be loaded: %s"},
+    // ---- a view whose code has not arrived yet (the browser's deferred part) ----------
+    {"view.code.loading", "Loading this view..."},
+    {"view.code.failed.fmt", "This view could not be loaded: %s"},
 };
 
 // The strings of the views whose code loads on demand (the learned-heads

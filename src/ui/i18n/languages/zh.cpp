@@ -376,6 +376,9 @@ constexpr StringEntry kChinese[] = {
     {"tab.why", "为什么是注意力"},
     {"why.load.starting", "正在加载实验..."},
     {"why.load.failed.fmt", "实验加载失败：%s"},
+    // ---- 代码尚未到达的视图（浏览器中延后加载的部分） ------------------------------------
+    {"view.code.loading", "正在加载此视图..."},
+    {"view.code.failed.fmt", "此视图加载失败：%s"},
 };
 
 // The strings of the views whose code loads on demand (the learned-heads
