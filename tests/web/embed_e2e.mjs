@@ -183,9 +183,13 @@ async function textbookTest(c, page, url) {
   null, { timeout: READY_TIMEOUT_MS });
   c.check(true, 'the three figures load');
   // Until the frames that scrolling asked for are drawn (a figure coming into
-  // view or leaving it draws the settle frames after that event, no more).
+  // view or leaving it draws the settle frames after that event, no more),
+  // and every figure has the rest of its code and its accessible copy (they
+  // come after ready: web/main.js).
   const quiet = () => page.waitForFunction(() => Array.from(document.querySelectorAll('iframe'))
-    .every((f) => f.contentWindow.attentionLabFrames?.stats().drawing === false), null, { timeout: 60_000 });
+    .every((f) => f.contentWindow.attentionLabFrames?.stats().drawing === false &&
+                  f.contentDocument.body.dataset.code === 'ready' && f.contentDocument.getElementById('a11y')?.dataset.version),
+  null, { timeout: 60_000 });
   await page.evaluate(() => window.scrollTo(0, 0));
   await quiet();
 

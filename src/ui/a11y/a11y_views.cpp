@@ -373,9 +373,7 @@ A11yView a11y_view(const AppState& state) {
   A11yView out;
   out.title = tr(spec.label_key);
   if (!view_code_ready(state, spec)) {
-    out.summary = state.views_code == ModuleLoad::Failed
-                      ? format(tr("view.code.failed.fmt"), state.views_code_error.c_str())
-                      : tr("view.code.loading");
+    out.summary = view_code_message(state);
     return out;
   }
   spec.describe(state, out);

@@ -219,8 +219,7 @@ void app_frame(AppState& state) {
   // of the open view (view_code_ready) while it is on its way.
   if (state.result || !state.explorer_job) {
     if (state.select_view_frames == select_view_frames) state.select_view_frames = std::max(0, select_view_frames - 1);
-    const bool code_coming = !view_code_ready(state, open_view(state)) && state.views_code != ModuleLoad::Failed;
-    if (state.scaling.select_panel_frames == select_panel_frames && !code_coming)
+    if (state.scaling.select_panel_frames == select_panel_frames && !view_code_coming(state))
       state.scaling.select_panel_frames = std::max(0, select_panel_frames - 1);
   }
   if (state.settle_frames > 0 && !state.explorer_job) --state.settle_frames;
@@ -242,9 +241,7 @@ void app_frame(AppState& state) {
 bool app_pending(const AppState& state) {
   int steps = 0, target = 0;
   ExplorerProgress progress;
-  // The open view's code on its way is still to draw (view_code_ready); a failed fetch is not.
-  const bool code_coming = !view_code_ready(state, open_view(state)) && state.views_code != ModuleLoad::Failed;
-  return code_coming || state.select_view_frames > 0 || state.scaling.select_panel_frames > 0 || state.settle_frames > 0 ||
+  return view_code_coming(state) || state.select_view_frames > 0 || state.scaling.select_panel_frames > 0 || state.settle_frames > 0 ||
          retraining_progress(state, &steps, &target) || explorer_progress(state, &progress) ||
          (open_view(state).histograms && state.result && !has_histograms(*state.result)) ||
          scaling_pending(state.scaling, scaling_open(state)) || poem_pending(state.poem) ||

@@ -56,11 +56,8 @@ void chapter_view(AppState& state) {
 // is on its way, or why it could not come, with a button to ask again.
 void view_code_waiting(AppState& state) {
   if (state.views_code == ModuleLoad::Idle) state.views_code = ModuleLoad::Requested;
-  if (state.views_code != ModuleLoad::Failed) {
-    ImGui::TextWrapped("%s", tr("view.code.loading"));
-    return;
-  }
-  ImGui::TextWrapped("%s", format(tr("view.code.failed.fmt"), state.views_code_error.c_str()).c_str());
+  ImGui::TextWrapped("%s", view_code_message(state).c_str());
+  if (state.views_code != ModuleLoad::Failed) return;
   if (ImGui::Button(tr("poem.load.retry"))) state.views_code = ModuleLoad::Requested;
   record_control(state, "view_code_retry");
 }
@@ -100,6 +97,15 @@ View view_of(const ViewSpec& spec) { return View(&spec - views().data()); }
 
 bool view_code_ready(const AppState& state, const ViewSpec& spec) {
   return &spec == &views().front() || state.views_code == ModuleLoad::Ready;
+}
+
+bool view_code_coming(const AppState& state) {
+  return !view_code_ready(state, open_view(state)) && state.views_code != ModuleLoad::Failed;
+}
+
+std::string view_code_message(const AppState& state) {
+  return state.views_code == ModuleLoad::Failed ? format(tr("view.code.failed.fmt"), state.views_code_error.c_str())
+                                                : tr("view.code.loading");
 }
 
 const ViewSpec& open_view(const AppState& state) { return view_spec(state.view); }

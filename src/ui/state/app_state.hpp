@@ -64,8 +64,8 @@ struct AppState {
   int select_view_frames = 2;  // > 0: the tab bar follows `view` (presets, URL) for this many frames
   // The code of every view but the first: in the browser the main module's
   // second part (attention_web.deferred.wasm), fetched once the first view is
-  // ready or as soon as another view is opened (views_code_ready,
-  // shell/views.hpp); linked in everywhere else, so Ready from the start.
+  // ready or as soon as another view is opened (view_code_ready,
+  // state/views.hpp); linked in everywhere else, so Ready from the start.
   ModuleLoad views_code = ModuleLoad::Ready;
   std::string views_code_error;  // why it could not be fetched (Failed)
   int selected_query = 0;

@@ -64,6 +64,10 @@ bool view_from_id(const std::string& id, View* view);
 // every other's once AppState::views_code is Ready (in the browser it is the
 // main module's deferred part: src/platform/deferred_code.txt).
 bool view_code_ready(const AppState& state, const ViewSpec& spec);
+// The open view waits for its code, which is on its way (not failed): it is still to draw.
+bool view_code_coming(const AppState& state);
+// What a view says in place of itself while its code is not there: loading, or why not.
+std::string view_code_message(const AppState& state);
 // "heatmaps|focus|...|debug", for usage texts and messages.
 std::string view_ids();
 // "explorer", "chapter", "scaling", "poem", "why" (state().views).
