@@ -5,16 +5,17 @@
 //   node scripts/split_wasm.mjs ROOTS MODULE.wasm.orig MODULE.wasm MODULE.deferred.wasm
 //
 // ROOTS (src/platform/deferred_code.txt) names the functions the first view
-// never calls: the other views' draw and describe functions, and the exports
-// behind attentionLab's JSON calls. Deferred are those roots and every function
-// that only they call (directly, in the call graph wasm-opt prints); every
-// other export, and everything the exports and the table's functions call
-// without passing through a root, stays. The lab asks for the deferred part
-// before it draws a view whose code is there (ui/shell/views.cpp); a call that
-// comes sooner anyway (an attentionLab call right at ready) loads it at once,
-// synchronously (main.js's loadSplitModule), so nothing ever fails for its
-// code being late, and the first download's count (tests/web/fonts_e2e.mjs)
-// shows if the first view has come to need it.
+// never calls: the other views' draw and describe functions, their work each
+// frame, and the exports behind attentionLab's JSON calls. Deferred are those
+// roots and every function only they call (directly, in the call graph
+// wasm-opt prints); every other export, and everything the exports and the
+// table's functions call without passing through a root, stays. The lab asks
+// for the deferred part before it draws a view whose code is not there
+// (ui/shell/views.cpp); a call that comes sooner anyway (an attentionLab call
+// right at ready) loads it at once, synchronously (main.js's loadSplitModule),
+// so nothing ever fails for its code being late, and the first download's
+// count (tests/web/first_download_e2e.mjs) shows if the first view has come
+// to need it.
 //
 // MODULE.wasm.orig is the linked module with its function names
 // (em++ --profiling-funcs -sSPLIT_MODULE=1); both outputs are written without names.
@@ -78,9 +79,10 @@ function reached(starts, stops) {
 // A function in the table may be called from anywhere that holds its address,
 // so it stays, with all it calls, unless only deferred code can hold it: a
 // lambda of a deferred function (its name is inside that function's, and so
-// are its std::function's). Deferred functions and such lambdas depend on
-// each other: start from every export and no table function, and take back
-// the table functions whose owner stays until nothing changes.
+// are its std::function's). Which functions are deferred and which lambdas
+// they own depend on each other: start with every table function owned, then
+// keep (as a root of the first part) each one whose owner is not deferred,
+// until no more change. Kept ones only ever grow, so this ends.
 const exported = [...kinds].filter(([name, kind]) => kind === 'export' && !roots.has(name)).map(([name]) => name);
 const inTable = [...kinds].filter(([name, kind]) => kind === 'indirect' && !roots.has(name)).map(([name]) => name);
 let owned = new Set(inTable);

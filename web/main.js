@@ -3,7 +3,8 @@
 // (state().scaling holds the scaling lab: d_k, samples, the displayed std and
 // softmax peak, and both trained models' last loss and accuracy; get() and
 // set() are the reader's state as fields, src/ui/state/lab_state.hpp)
-// then sets document.body.dataset.ready = "1".
+// then sets document.body.dataset.ready = "1", and dataset.code = "ready" once
+// the rest of the lab's code (attention_web.deferred.wasm) is there.
 // The address bar follows the state (history.replaceState, 250 ms after the
 // last change), "Copy link" copies it, and a host page hears about changes
 // (web/messages.js). When frames are drawn is web/frames.js's business.
@@ -488,7 +489,7 @@
     document.body.dataset.ready = '1';
     // Then the deferred part of its code, and with it the accessible copy of
     // the view (web/a11y.js, its styles in a11y.css): after the first
-    // download (tests/web/fonts_e2e.mjs).
+    // download (tests/web/first_download_e2e.mjs).
     const attachA11y = () => script('a11y.js').then(() => window.attentionLabA11y && window.attentionLabA11y.attach(Module, canvas),
                                                     () => {});
     setTimeout(() => requestModule(Module, 'code').then(attachA11y, attachA11y), 0);
