@@ -259,7 +259,9 @@
       loadNow(imports) {
         if (installed) return;
         const request = new XMLHttpRequest();
-        request.open('GET', file, false);
+        // A URL of its own: a browser may hold a second request for a URL
+        // until its first (load()'s fetch, still on its way) has finished.
+        request.open('GET', `${file}?now`, false);
         request.overrideMimeType('text/plain; charset=x-user-defined');  // the bytes, one per char
         request.send();
         if (request.status !== 200) throw new Error(`${file}: ${request.status} ${request.statusText}`);

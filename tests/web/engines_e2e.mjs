@@ -20,6 +20,8 @@
 //  csp         web/csp.txt's policy as a header: a session and the chapter without a violation
 //  context     WebGL context lost and restored: the message, then the same pixels
 //  a11y        the accessible copy's tables (DOM) against compute()
+//  deferred    the rest of the lab's code held back after ready: an attentionLab call fetches it
+//              at once (synchronously) and answers; the held fetch then completes
 //  why         the why-attention module loads on demand and computes what the native CLI prints; its
 //              view, opened from a link and trained with the mouse, shows those numbers
 //  vitepress   the example VitePress site under its base path (tests/web/vitepress_site.mjs):
@@ -619,6 +621,33 @@ async function poemView(c, page, { url }) {
 }
 
 // ---- the why-attention module ----------------------------------------------------------
+// The main module's deferred part (scripts/split_wasm.mjs), its fetch held
+// back by the server: attentionLab.state() needs it, so the glue fetches it at
+// once through main.js's synchronous path (the held fetch is still waiting
+// when the call has answered); then the held one completes and says so.
+async function deferredCode(c, page, { url, served }) {
+  const release = served.hold('/attention_web.deferred.wasm');
+  try {
+    await page.evaluate(() => { window.engineLeaving = true; }).catch(() => {});
+    await page.goto(`${url}index.html`);
+    await page.waitForFunction(() => !window.engineLeaving && document.body?.dataset.ready === '1', null,
+                               { timeout: READY_TIMEOUT_MS });
+    const answer = await page.evaluate(() => {
+      const heldBack = document.body.dataset.code !== 'ready';
+      const state = window.attentionLab.state();
+      // (tokens may still be [] here: the first result can take a few frames)
+      return { heldBack, view: state.view, tokens: Array.isArray(state.tokens), still: document.body.dataset.code !== 'ready' };
+    });
+    c.check(answer.heldBack && answer.still && answer.view === 'heatmaps' && answer.tokens,
+            'with the deferred part held back, state() fetches it at once and answers', JSON.stringify(answer));
+  } finally {
+    release();
+  }
+  await page.waitForFunction(() => document.body.dataset.code === 'ready', null, { timeout: READY_TIMEOUT_MS });
+  const lab = new Lab(page);
+  c.check((await lab.state()).views_code.load === 'ready', 'the held fetch completes and the lab says its code is there');
+}
+
 async function whyModule(c, page, { url }) {
   await open(page, url);
   await checkWhyModule(c, page);
@@ -642,7 +671,7 @@ async function vitepress(c, page) {
 }
 
 const SECTIONS = { load, views, typing, poem: poemView, 'quick taps': quickTaps, clipboard, zoom, url: urlState, embed, csp,
-                   context: contextLoss, a11y, why: whyModule, vitepress };
+                   context: contextLoss, a11y, deferred: deferredCode, why: whyModule, vitepress };
 
 // ---- the run --------------------------------------------------------------------------
 const SKIPPED = 77;  // ctest: SKIP_RETURN_CODE
@@ -660,7 +689,7 @@ async function main() {
                   "frame-ancestors 'self'", 'report-uri /csp-report'].join('; ');
   const served = await serveDirectory(webDir);
   const cspServed = await serveDirectory(webDir, { headers: { 'Content-Security-Policy': policy } });
-  const context = { url: served.url, cspUrl: cspServed.url, cspServed };
+  const context = { url: served.url, served, cspUrl: cspServed.url, cspServed };
   const timings = [];
   let page = null;
   const started = Date.now();

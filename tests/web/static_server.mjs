@@ -20,15 +20,29 @@ const MIME = {
   '.data': 'application/octet-stream',
 };
 
-// Resolves with {server, url, requests, reports}; requests lists [status, path]
-// for the log. headers go on every reply (e.g. a Content-Security-Policy);
-// a POST to /csp-report (the policy's report-uri) is kept in reports.
+// Resolves with {server, url, requests, reports, hold}; requests lists
+// [status, path] for the log. headers go on every reply (e.g. a
+// Content-Security-Policy); a POST to /csp-report (the policy's report-uri) is
+// kept in reports. hold(path) holds the next request for path (without a
+// query), as a slow connection would, until the function it returns is
+// called; later requests for it are answered at once.
 export function serveDirectory(root, { headers = {} } = {}) {
   const base = resolve(root);
   const requests = [];
   const reports = [];
+  const held = new Map();  // path -> the Promise its next request waits on
+  const hold = (path) => {
+    let release;
+    held.set(path, new Promise((ok) => { release = ok; }));
+    return release;
+  };
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+    if (held.has(req.url)) {
+      const wait = held.get(req.url);
+      held.delete(req.url);
+      await wait;
+    }
     const file = normalize(join(base, path.endsWith('/') ? path + 'index.html' : path));
     const reply = (status, body, type) => {
       requests.push([status, path]);
@@ -53,6 +67,6 @@ export function serveDirectory(root, { headers = {} } = {}) {
   return new Promise((ok, fail) => {
     server.once('error', fail);
     server.listen(0, '127.0.0.1', () =>
-      ok({ server, url: `http://127.0.0.1:${server.address().port}/`, requests, reports }));
+      ok({ server, url: `http://127.0.0.1:${server.address().port}/`, requests, reports, hold }));
   });
 }
