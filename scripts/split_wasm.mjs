@@ -50,13 +50,15 @@ for (const line of run('wasm-opt', [original, '--print-call-graph']).split('\n')
     calls.get(m[1]).push(m[2]);
   }
 }
-const readable = (name) => name.replace(/\\([0-9a-f]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+// Each name as C++ spells it, decoded once (the loops below look at them many times).
+const readable = new Map([...kinds.keys()].map((name) => [name,
+  name.replace(/\\([0-9a-f]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)))]));
 
 // Each line of ROOTS: the start of one or more functions' names ("#" begins a comment).
 const prefixes = readFileSync(rootsFile, 'utf8').split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean);
 const roots = new Set();
 for (const prefix of prefixes) {
-  const named = [...kinds.keys()].filter((name) => readable(name).startsWith(prefix));
+  const named = [...kinds.keys()].filter((name) => readable.get(name).startsWith(prefix));
   if (!named.length) {
     console.error(`split_wasm: no function in ${original} is named ${prefix}... (${rootsFile} must follow the code)`);
     process.exit(1);
@@ -91,8 +93,8 @@ for (;;) {
   const stops = new Set([...roots, ...owned]);
   const kept = reached([...exported, ...inTable.filter((name) => !owned.has(name))], stops);
   deferred = new Set([...reached(stops, new Set())].filter((name) => !kept.has(name) && kinds.get(name) !== 'import'));
-  const scopes = [...deferred].map((name) => readable(name) + '::');
-  const next = new Set(inTable.filter((name) => deferred.has(name) && scopes.some((scope) => readable(name).includes(scope))));
+  const scopes = [...deferred].map((name) => readable.get(name) + '::');
+  const next = new Set(inTable.filter((name) => deferred.has(name) && scopes.some((scope) => readable.get(name).includes(scope))));
   if (next.size === owned.size) break;
   owned = next;
 }

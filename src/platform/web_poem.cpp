@@ -29,14 +29,6 @@
 #include "ui/i18n/strings.hpp"
 
 namespace attn::platform {
-namespace {
-
-std::vector<uint8_t> call_poem_module(const std::vector<uint8_t>& request) { return call_page_module("poem", request); }
-
-// To the trainer's Web Worker; the answer comes back through attn_module_answer.
-void post_to_trainer(const std::vector<uint8_t>& request) { post_to_page_module("poem", request); }
-
-}  // namespace
 
 void serve_poem_from_page(ui::AppState& state) {
   ui::PoemLab& lab = state.poem;
@@ -54,7 +46,7 @@ void poem_module_loaded(ui::AppState& state, std::string& error) {
   ui::PoemLab& lab = state.poem;
   lab.model_training.reset();
   if (!error.empty()) return;
-  lab.call = call_poem_module;
+  lab.call = [](const std::vector<uint8_t>& request) { return call_page_module("poem", request); };
   api::WireWriter request;
   request.u32(uint32_t(api::PoemOp::Summary));
   const std::vector<uint8_t> answer = lab.call(request.bytes);
@@ -117,7 +109,10 @@ EMSCRIPTEN_KEEPALIVE void attn_poem_corpus_loaded(const char* error) {
   // A new trainer (the first, or one after a worker stopped): Start begins from a fresh model.
   if (state.poem.corpus == attn::ui::ModuleLoad::Ready) state.poem.training.reset();
   // Without a worker (none in this browser, or it failed to start) training runs here, time-sliced.
-  state.poem.post = attn::platform::page_module_threaded("poem") ? attn::platform::post_to_trainer : nullptr;
+  // To the trainer's Web Worker; the answer comes back through attn_module_answer.
+  state.poem.post = attn::platform::page_module_threaded("poem")
+                        ? +[](const std::vector<uint8_t>& request) { attn::platform::post_to_page_module("poem", request); }
+                        : nullptr;
   // Workers that each train a part of every batch (web/poem.js: two when the browser starts both).
   state.poem.replicas = state.poem.post ? std::max(1, EM_ASM_INT({ return Module.attnPoemReplicas || 1; })) : 1;
 }

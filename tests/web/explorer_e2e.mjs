@@ -275,7 +275,7 @@ async function run(c, page, url) {
   await page.setViewportSize(SIZES[0]);
   await page.goto(url + 'index.html?preset=fig41&view=chapter');
   await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
-  await lab.frames(4);
+  await lab.settled();  // the view's code comes after ready: until it is drawn, not a number of frames
   const fig = await lab.state();
   const figLayout = await lab.layout();
   c.check(fig.view === 'chapter' && fig.config.experiment === 'fig41' && fig.tokens.length === 8 &&

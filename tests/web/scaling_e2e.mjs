@@ -243,7 +243,7 @@ async function run(c, page, url) {
 
   await page.goto(url + 'index.html?view=scaling&panel=saturation&dk=512');
   await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout: READY_TIMEOUT_MS });
-  await lab.frames(4);
+  await lab.settled();  // the view's code comes after ready: until it is drawn, not a number of frames
   const fromUrl = await lab.state();
   c.check(fromUrl.view === 'scaling' && fromUrl.scaling.panel === 'saturation' && fromUrl.scaling.d_k === 512,
           '?view=scaling&panel=saturation&dk=512 opens the lab there',
