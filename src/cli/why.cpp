@@ -1,7 +1,7 @@
 // why: the "why attention" experiments of core/why headless, the same runs
 // the view trains in the page (deterministic for a seed):
-//   why recurrence  a tanh RNN, a GRU and one attention layer learn to name
-//                   the symbol k positions back;
+//   why recurrence  a tanh RNN, a GRU, one attention layer and a stack of
+//                   convolutions learn to name the symbol k positions back;
 //   why qkv         one attention layer without projections, with W_Q = W_K,
 //                   and with three, on "previous symbol" and "key-value lookup".
 #include <iostream>
@@ -25,9 +25,10 @@ using why::ModelReport;
 
 const char* const kWhyUsage =
     "usage: attention_cli why <recurrence|qkv> [options]\n"
-    "  recurrence [--distance K|mix] [--steps N] [--seed S] [--lr X] [--batch B] [--timing] [--json]\n"
-    "         a tanh RNN, a GRU and a causal attention layer (width 32) trained side by side\n"
-    "         on the same batches to name the symbol K positions back (defaults: K 32,\n"
+    "  recurrence [--distance K|mix] [--layers L] [--steps N] [--seed S] [--lr X] [--batch B] [--timing] [--json]\n"
+    "         a tanh RNN, a GRU, a causal attention layer and L causal convolutions of\n"
+    "         kernel 3 (\"cnn\", reaching 2L back; width 32) trained side by side on the same\n"
+    "         batches to name the symbol K positions back (defaults: K 32, L 4,\n"
     "         600 steps, seed 1, lr 0.01, batch 32); held-out accuracy, the gradient\n"
     "         reaching each input, and with --timing one forward pass of each layer\n"
     "         for n = 16 ... 1024 on this machine (times vary: not in the default output)\n"
@@ -85,6 +86,7 @@ int recurrence(const CommandLine& line) {
   bool json = false, timing = false;
   FlagSpec flags{training_flags(settings), &json};
   flags.values.push_back(distance_flag(settings.experiment.distance));
+  flags.values.push_back(int_flag("layers", 1, why::kMaxConvLayers, settings.experiment.conv_layers));
   // --timing takes no value: taken out before the flag reader sees it.
   CommandLine rest = line;
   for (auto it = rest.args.begin(); it != rest.args.end();)
@@ -102,7 +104,7 @@ int recurrence(const CommandLine& line) {
   }
   const why::ExperimentSettings& e = settings.experiment;
   std::cout << "Copy the symbol " << (e.distance ? std::to_string(e.distance) : std::string("k (a mix of 1..64)"))
-            << " positions back: " << run.steps() << " Adam steps of batch " << e.batch << ", seed " << e.seed
+            << " positions back (the convolution " << e.conv_layers << " layers deep): " << run.steps() << " Adam steps of batch " << e.batch << ", seed " << e.seed
             << "; held out:\n\n";
   print_reports(run);
   if (timing) {

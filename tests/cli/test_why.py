@@ -16,10 +16,17 @@ STEPS = "150"
 
 # ---- recurrence: copy the symbol 8 back ------------------------------------------------
 j = run_json(cli, "why", "recurrence", "--distance", "8", "--steps", STEPS, "--json")
-c.check(j["experiment"] == "recurrence" and j["distance"] == 8 and j["steps"] == int(STEPS) and j["seed"] == 1,
-        "recurrence: the settings are echoed")
-c.check(all(k in j and 0 <= j[k]["accuracy"] <= 1 for k in ("rnn", "gru", "attention")),
-        "recurrence: rnn, gru and attention, each with its accuracy", str(list(j)))
+c.check(j["experiment"] == "recurrence" and j["distance"] == 8 and j["steps"] == int(STEPS) and j["seed"] == 1
+        and j["conv_layers"] == 4, "recurrence: the settings are echoed")
+c.check(all(k in j and 0 <= j[k]["accuracy"] <= 1 for k in ("rnn", "gru", "attention", "cnn")),
+        "recurrence: rnn, gru, attention and cnn, each with its accuracy", str(list(j)))
+cnn = j["cnn"]["gradient"]
+c.check(all(v == 0 for v in cnn[:len(cnn) - 1 - 8]) and cnn[len(cnn) - 1 - 8] > 0,
+        "cnn (4 layers of kernel 3): a gradient reaches the 8 positions before the query and nothing further")
+two = run_json(cli, "why", "recurrence", "--distance", "8", "--layers", "2", "--steps", "3", "--json")
+g2 = two["cnn"]["gradient"]
+c.check(two["conv_layers"] == 2 and all(v == 0 for v in g2[:len(g2) - 1 - 4]) and g2[len(g2) - 1 - 4] > 0,
+        "--layers 2: the convolution reaches 4 back")
 att = np.array(j["attention"]["attention"])
 T = int(round(len(att) ** 0.5))
 att = att.reshape(T, T)
@@ -46,10 +53,11 @@ c.check(mix["distance"] == "mix" and len(mix["attention"]["by_distance"]) == 7,
 timing = run_json(cli, "why", "recurrence", "--steps", "0", "--timing", "--json")
 rows = timing.get("forward", [])
 c.check(sorted({(r["layer"], r["n"]) for r in rows}) ==
-        sorted((layer, n) for layer in ("rnn", "gru", "attention") for n in (16, 64, 256, 1024)),
+        sorted((layer, n) for layer in ("rnn", "gru", "attention", "cnn") for n in (16, 64, 256, 1024)),
         "--timing: a forward pass of each layer at n = 16, 64, 256 and 1024")
-c.check(all(r["ms"] > 0 and r["gflops"] > 0 and r["dependent_steps"] == (1 if r["layer"] == "attention" else r["n"])
-            for r in rows), "... each with its time, GFLOP/s and dependent steps (n for a recurrence, 1 for attention)")
+c.check(all(r["ms"] > 0 and r["gflops"] > 0 and
+            r["dependent_steps"] == (1 if r["layer"] in ("attention", "cnn") else r["n"]) for r in rows),
+        "... each with its time, GFLOP/s and dependent steps (n for a recurrence, 1 for attention or a convolution)")
 
 # ---- Q/K/V -------------------------------------------------------------------------------
 q = run_json(cli, "why", "qkv", "--steps", STEPS, "--json")
@@ -70,6 +78,7 @@ text = run_cli(cli, "why", "qkv", "--task", "lookup", "--steps", "3")
 c.check(text.returncode == 0 and b"separate" in text.stdout and b"tied" in text.stdout, "text mode")
 for args, want in ((["recurrence", "--distance", "0"], "--distance"), (["recurrence", "--distance", "65"], "--distance"),
                    (["recurrence", "--distance", "far"], "mix"), (["recurrence", "--lr", "nan"], "--lr"),
+                   (["recurrence", "--layers", "0"], "--layers"), (["recurrence", "--layers", "17"], "--layers"),
                    (["recurrence", "--lr", "0"], "--lr"), (["qkv", "--task", "sort"], "previous or lookup"),
                    (["qkv", "--steps", "-1"], "--steps"), (["attend"], "unknown experiment"), ([], "usage")):
     p = run_cli(cli, "why", *args)

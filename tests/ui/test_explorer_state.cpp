@@ -5,10 +5,14 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "core/explorer/explorer_fields.hpp"
+#include "core/explorer/order.hpp"
+#include "ui/a11y/a11y.hpp"
 #include "ui/explorer/explorer.hpp"
+#include "ui/state/lab_state.hpp"
 #include "ui/shell/app.hpp"
 
 namespace attn::ui {
@@ -338,4 +342,41 @@ TEST_CASE("the selected-query line names the query once") {
 }
 
 }  // namespace
+}  // namespace attn::ui
+
+namespace attn::ui {
+
+// Order: a shuffle from a URL (as the Shuffle button sets it) is checked when
+// its result is shown; the set-up panel's sentence, the heatmaps' labels and
+// the accessible copy's controls follow it, and Original order clears it.
+TEST_CASE("a shuffled sentence's result carries its order check, labels and sentence") {
+  AppState state;
+  CHECK(apply_url_query(state, "text=a%20b%20c%20d%20e&shuffle=2").empty());
+  update_until_done(state);
+  REQUIRE(state.result);
+  REQUIRE(state.order_check);
+  const std::vector<int> order = shuffled_order(5, 2);
+  CHECK(state.order_check->order == order);
+  CHECK(state.order_check->weights_without <= 1e-6);
+  CHECK(state.order_check->weights_with > 1e-2);
+  const char* const words[] = {"a", "b", "c", "d", "e"};
+  REQUIRE(state.order_labels.size() == 5);
+  for (std::size_t i = 0; i < 5; ++i) {
+    CHECK(state.result->tokens[i] == words[order[i]]);
+    CHECK(state.order_labels[i] == std::string(words[order[i]]) + "_" + std::to_string(order[i] + 1));
+  }
+  const std::string sentence = order_sentence(state);
+  CHECK(sentence.find("Shuffled: the places now hold the sentence's tokens " + std::to_string(order[0] + 1) + " ") == 0);
+  char without[64];
+  std::snprintf(without, sizeof without, "%.1e in the weights", state.order_check->weights_without);
+  CHECK(sentence.find(without) != std::string::npos);
+  CHECK(a11y_json(state).find("\"shuffle\"") != std::string::npos);
+  // Original order: no check, no labels, no sentence.
+  state.config.shuffle = 0;
+  update_until_done(state);
+  CHECK_FALSE(state.order_check);
+  CHECK(state.order_labels.empty());
+  CHECK(order_sentence(state).empty());
+}
+
 }  // namespace attn::ui

@@ -87,10 +87,11 @@ void check_against_cli(const AppState& state, const std::string& args) {
 
 TEST_CASE("why lab: the recurrence run the view trains in frame slices is attention_cli why's") {
   AppState state;
-  open_why(state, "why_distance=8&why_steps=12&why_seed=3");
+  open_why(state, "why_distance=8&why_steps=12&why_seed=3&why_layers=3");
   const int frames = train_to_end(state);
   CHECK(frames >= 1);
-  check_against_cli(state, "recurrence --distance 8 --steps 12 --seed 3");
+  check_against_cli(state, "recurrence --distance 8 --steps 12 --seed 3 --layers 3");
+  CHECK(report_json(why_run_shown(state.why))["conv_layers"] == 3);
   // The models the panels draw are the report's.
   const WhyRunView& run = why_run_shown(state.why);
   const nlohmann::json report = report_json(run);
@@ -136,6 +137,11 @@ TEST_CASE("why lab: Step takes one step, Reset and a changed setting start again
   why_update(state);
   CHECK(state.why.runs[0].step == 0);
   CHECK(state.why.runs[0].settings.experiment.distance == 5);
+  why_train(state, WhyAction::Step);
+  CHECK(apply_url_query(state, "why_layers=2").empty());  // the CNN's depth is the run's too
+  why_update(state);
+  CHECK(state.why.runs[0].step == 0);
+  CHECK(state.why.runs[0].settings.experiment.conv_layers == 2);
 }
 
 // A trainer on a thread of its own, as the browser's worker (web/why.js,
@@ -246,6 +252,9 @@ TEST_CASE("why lab: the module answers bad requests with a message") {
   r.settings.experiment.distance = why::kMaxDistance + 1;
   CHECK(answer(r.op, api::write_why_request(r)).error.find("distance") != std::string::npos);
   r.settings = {};
+  r.settings.experiment.conv_layers = why::kMaxConvLayers + 1;
+  CHECK(answer(r.op, api::write_why_request(r)).error.find("convolution layers") != std::string::npos);
+  r.settings = {};
   r.settings.experiment.task = why::Task::Lookup;  // the Q/K/V panel's task
   CHECK(answer(r.op, api::write_why_request(r)).error.find("task") != std::string::npos);
   r.op = api::WhyOp::Report;
@@ -260,7 +269,7 @@ TEST_CASE("why lab: the module answers bad requests with a message") {
   r.settings.experiment.distance = 2;
   const std::vector<uint8_t> whole = api::why_call(api::write_why_request(r));
   REQUIRE(api::read_why_answer(r.op, whole).error.empty());
-  CHECK(api::read_why_answer(r.op, whole).report.models.size() == 3);
+  CHECK(api::read_why_answer(r.op, whole).report.models.size() == 4);
   for (const std::size_t cut : {std::size_t(3), whole.size() / 2, whole.size() - 1})
     CHECK(api::read_why_answer(r.op, std::vector<uint8_t>(whole.begin(), whole.begin() + long(cut))).error ==
           "why: the module's answer was cut short");
@@ -298,13 +307,19 @@ TEST_CASE("why lab: the accessible copy says the panel's numbers") {
   const nlohmann::json report = report_json(run);
   std::snprintf(accuracy, sizeof accuracy, "%.1f %%", report["attention"]["accuracy"].get<double>() * 100);
   CHECK(copy.summary.find(std::string("attention ") + accuracy) != std::string::npos);
+  std::snprintf(accuracy, sizeof accuracy, "%.1f %%", report["cnn"]["accuracy"].get<double>() * 100);
+  CHECK(copy.summary.find(std::string("The CNN (4 layers of kernel 3) reaches 8 positions back: ") + accuracy) !=
+        std::string::npos);
   REQUIRE(copy.tables.size() == 2);
   CHECK(copy.tables[0].rows.size() == 7);  // k = 1 ... 64
-  CHECK(copy.tables[0].text[6][1] == [&] {
+  CHECK(copy.tables[0].columns == std::vector<std::string>{"tanh RNN", "CNN", "attention"});
+  const auto at_64 = [&](const char* key) {
     char v[32];
-    std::snprintf(v, sizeof v, "%.3f", report["attention"]["by_distance"][6].get<double>());
+    std::snprintf(v, sizeof v, "%.3f", report[key]["by_distance"][6].get<double>());
     return std::string(v);
-  }());
+  };
+  CHECK(copy.tables[0].text[6][1] == at_64("cnn"));
+  CHECK(copy.tables[0].text[6][2] == at_64("attention"));
   CHECK(copy.tables[1].rows.size() == report["attention"]["gradient"].size());
 }
 
@@ -319,12 +334,15 @@ TEST_CASE("why lab: the forward passes are timed one length a frame, into the ta
     ++frames;
   }
   CHECK(frames == 4);
-  REQUIRE(state.why.timing.size() == 12);  // rnn, gru, attention at n = 16, 64, 256, 1024
-  const why::ForwardTiming& rnn_1024 = state.why.timing[9];
+  REQUIRE(state.why.timing.size() == 16);  // rnn, gru, attention, cnn at n = 16, 64, 256, 1024
+  const why::ForwardTiming& rnn_1024 = state.why.timing[12];
   CHECK(rnn_1024.layer == "rnn");
   CHECK(rnn_1024.n == 1024);
   CHECK(rnn_1024.dependent_steps == 1024);
-  CHECK(state.why.timing[11].dependent_steps == 1);
+  CHECK(state.why.timing[14].layer == "attention");
+  CHECK(state.why.timing[14].dependent_steps == 1);
+  CHECK(state.why.timing[15].layer == "cnn");
+  CHECK(state.why.timing[15].dependent_steps == 1);
   const A11yView copy = a11y_view(state);
   REQUIRE(copy.tables.size() == 3);
   char ms[32];
@@ -332,7 +350,10 @@ TEST_CASE("why lab: the forward passes are timed one length a frame, into the ta
   CHECK(copy.tables[2].rows[0] == "tanh RNN");
   CHECK(copy.tables[2].text[0][3] == ms);
   CHECK(copy.tables[2].text[0][5] == "1024");  // its dependent steps, measured
+  CHECK(copy.tables[2].rows[2] == "CNN");
   CHECK(copy.tables[2].text[2][5] == "1");
+  CHECK(copy.tables[2].rows[3] == "attention");
+  CHECK(copy.tables[2].text[3][5] == "1");
 }
 
 // The view's limits are the experiments' own: every value a URL field takes
@@ -351,6 +372,7 @@ TEST_CASE("why lab: the URL fields' ranges and defaults are the core's and the A
   const api::WhyRunSettings defaults;
   CHECK(settings.steps == defaults.steps);
   CHECK(settings.experiment.distance == defaults.experiment.distance);
+  CHECK(settings.experiment.conv_layers == defaults.experiment.conv_layers);
   CHECK(settings.experiment.seed == defaults.experiment.seed);
   CHECK(settings.experiment.batch == defaults.experiment.batch);
   CHECK(settings.experiment.learning_rate == defaults.experiment.learning_rate);
@@ -358,7 +380,9 @@ TEST_CASE("why lab: the URL fields' ranges and defaults are the core's and the A
   const struct {
     const char* field;
     int lo, hi;
-  } ranges[] = {{"why_distance", 0, why::kMaxDistance}, {"why_steps", 1, api::WhyLimits::kPageMaxSteps}};
+  } ranges[] = {{"why_distance", 0, why::kMaxDistance},
+                {"why_layers", 1, why::kMaxConvLayers},
+                {"why_steps", 1, api::WhyLimits::kPageMaxSteps}};
   for (const auto& r : ranges) {
     CAPTURE(r.field);
     for (const int v : {r.lo, r.hi}) {

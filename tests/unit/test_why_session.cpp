@@ -71,7 +71,7 @@ TEST_CASE("why session: the report is measured at the current step, the experime
   WhyRun run(s);
   WorkClock clock(1.0);
   const std::vector<why::ModelReport> untrained = run.report().models;
-  REQUIRE(untrained.size() == 3);
+  REQUIRE(untrained.size() == 4);  // rnn, gru, attention, cnn
   run.advance(clock, 100.0);
   REQUIRE(run.finished());
   // The same as an Experiment stepped by hand.

@@ -1,14 +1,17 @@
 // For why_numpy_check.py: the "why attention" recurrent layers' float forward
 // passes (core/layers/recurrent) on random inputs and weights from a seed,
-// and the attention models' (core/why/why_models: no projections, W_Q = W_K,
-// separate) on a batch of the previous-symbol task, printed as JSON with the
+// the attention models' (core/why/why_models: no projections, W_Q = W_K,
+// separate) on a batch of the previous-symbol task, and the convolution
+// model's (two layers) on a sequence of the copy task, printed as JSON with the
 // inputs and weights, so numpy recomputes them from the definitions alone.
 // Built natively and to wasm (run under Node).
 //
 //   why_forward_dump SEED   {"B", "T", "C", "H", "x", "rnn": {"wx", "wh", "b", "hs"},
 //                            "gru": {"w", "u", "b", "hs", "gates"},
 //                            "attention": {"none"|"tied"|"separate": {"B", "T", "C", "x", <weights>,
-//                                          "att", "out", "rows", "probs", "loss"}}}
+//                                          "att", "out", "rows", "probs", "loss"}},
+//                            "cnn": {"B", "T", "C", "layers", "x", "conv_w", "conv_b", "wo", "bo",
+//                                    "conv", "rows", "targets", "probs", "loss"}}
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -89,6 +92,30 @@ int main(int argc, char** argv) {
     print("probs", pass.probs);
     std::printf("\"loss\": %.9g}", pass.loss);
   }
-  std::printf("}}\n");
+  std::printf("}, \"cnn\": {");
+  {
+    const why::ModelSpec spec{why::Layer::Cnn, why::Projections::Separate, why::Task::Copy, 4, 2};
+    why::Model<float> model = why::make_model<float>(spec, std::stoull(argv[1]), 10);
+    Rng draws(std::stoull(argv[1]), 5);
+    // Biases start at 0: give them values, so that numpy checks they are added.
+    for (std::size_t i = 0; i < std::size_t(spec.conv_layers * spec.width); ++i)
+      model.params[model.at.conv_b + i] = 0.3f * draws.normal();
+    const why::Batch batch = why::copy_batch(draws, 1, 3);
+    why::Pass<float> pass;
+    why::forward(model, batch, pass);
+    std::printf("\"B\": %d, \"T\": %d, \"C\": %d, \"layers\": %d, ", pass.B, pass.T, spec.width, spec.conv_layers);
+    print("x", pass.x);
+    for (const why::Tensor& t : model.tensors)
+      print(t.name, std::vector<float>(model.params.begin() + std::ptrdiff_t(t.offset),
+                                       model.params.begin() + std::ptrdiff_t(t.offset + t.size)));
+    print("conv", pass.conv);
+    print("rows", std::vector<float>(pass.rows.begin(), pass.rows.end()));
+    std::vector<float> targets;
+    for (const int r : pass.rows) targets.push_back(float(batch.targets[std::size_t(r)]));
+    print("targets", targets);
+    print("probs", pass.probs);
+    std::printf("\"loss\": %.9g}", pass.loss);
+  }
+  std::printf("}\n");
   return 0;
 }

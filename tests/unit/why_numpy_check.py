@@ -9,6 +9,8 @@ their definitions (core/layers/recurrent.hpp, why_models.hpp) alone:
               q = x Wq, k = x Wk, v = x Wv): att = causal softmax(q k^T / sqrt(C)),
               out = att v; the read-out softmax(out_t Wo + bo) at the positions
               with a target, and their mean cross-entropy
+    convolution (causal, kernel 3, ReLU, a stack): y_t = ReLU(b + sum_j x_{t-j} W_j),
+              the positions before the first zeros; the same read-out
 
     why_numpy_check.py DUMP
 
@@ -84,6 +86,33 @@ def attention(a):
     return att, out, probs, loss
 
 
+def readout(features, a):
+    """The read-out's softmax at the rows with a target, and the mean cross-entropy."""
+    rows = np.array(a['rows']).astype(int)
+    C = a['C']
+    logits = features.reshape(-1, C)[rows] @ np.array(a['wo']).reshape(C, -1) + np.array(a['bo'])
+    probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+    probs /= probs.sum(axis=1, keepdims=True)
+    targets = np.array(a['targets']).astype(int)
+    return probs, float(np.mean(-np.log(probs[np.arange(len(rows)), targets])))
+
+
+def convolution(a):
+    B, T, C, L, K = a['B'], a['T'], a['C'], a['layers'], 3
+    y = np.array(a['x'], dtype=float).reshape(B, T, C)
+    w = np.array(a['conv_w'], dtype=float).reshape(L, K, C, C)
+    b = np.array(a['conv_b'], dtype=float).reshape(L, C)
+    outputs = []
+    for layer in range(L):
+        z = np.tile(b[layer], (B, T, 1))
+        for j in range(K):  # tap j: the input j positions back, zeros before the first
+            z[:, j:, :] += y[:, :T - j, :] @ w[layer, j]
+        y = np.maximum(z, 0.0)
+        outputs.append(y)
+    probs, loss = readout(y, a)
+    return np.stack(outputs), probs, loss
+
+
 def main():
     dump = sys.argv[1]
     failures = 0
@@ -105,6 +134,11 @@ def main():
                        (f'attention ({variant}) outputs', out, np.array(a['out']).reshape(B, T, C)),
                        (f'attention ({variant}) read-out softmax', probs, np.array(a['probs']).reshape(probs.shape)),
                        (f'attention ({variant}) loss', np.array([loss]), np.array([a['loss']]))]
+        a = d['cnn']
+        conv, probs, loss = convolution(a)
+        checks += [('convolution layers\' outputs', conv, np.array(a['conv']).reshape(conv.shape)),
+                   ('convolution read-out softmax', probs, np.array(a['probs']).reshape(probs.shape)),
+                   ('convolution loss', np.array([loss]), np.array([a['loss']]))]
         for name, expected, got in checks:
             worst = float(np.max(np.abs(expected - got)))
             ok = worst <= TOL and float(np.max(np.abs(expected))) > 0.1  # and not all near zero

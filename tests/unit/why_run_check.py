@@ -30,7 +30,7 @@ def run(command):
 
 def models(doc):
     if doc['experiment'] == 'recurrence':
-        return {k: doc[k] for k in ('rnn', 'gru', 'attention')}
+        return {k: doc[k] for k in ('rnn', 'gru', 'attention', 'cnn')}
     task = 'previous' if 'previous' in doc else 'lookup'
     return {f'{task}.{k}': v for k, v in doc[task].items()}
 

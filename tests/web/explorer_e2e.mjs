@@ -10,6 +10,10 @@
 //  1. type a new sentence (click the box, ctrl+a, type): token count and
 //     heatmap rows follow, and every heatmap cell still has the colour of its
 //     value in compute(currentConfig());
+//  1b. Shuffle and Original order with the mouse: the tokens' order, and the
+//     weights without positions the original's moved (checked against compute());
+//  1c. the filters view: typing a sentence of the same length keeps the fixed
+//     filter's pixels and changes attention's;
 //  2. hover + click a cell: state().selected_query is that cell's row;
 //  2b. wheel zooms, drag pans (all head heatmaps together), pixels still match;
 //  3. mask combo -> causal with the mouse: every upper-triangle cell centre
@@ -35,6 +39,7 @@ if (!webDir || !artefactsDir) {
 }
 const SIZES = [{ width: 1280, height: 800 }, { width: 800, height: 600 }];
 const NEW_SENTENCE = 'When reading sat you look at cat and mat';
+const SAME_LENGTH_SENTENCE = 'Nine words here say the same length as before';
 
 async function typeSentence(c, lab, page) {
   const before = await lab.state();
@@ -52,6 +57,81 @@ async function typeSentence(c, lab, page) {
   const heads = layout.heatmaps.filter((h) => h.source === 'weights' || h.source === 'average');
   c.check(heads.length > 0 && heads.every((h) => h.rows === after.tokens.length && h.cols === after.tokens.length),
           'every heatmap has one row and one column per token', JSON.stringify(heads.map((h) => [h.rows, h.cols])));
+}
+
+// Order: a click on "Shuffle the tokens" permutes the tokens; without
+// positions every weight is the original's moved with its token (both orders
+// from compute(), un-permuted here), and the lab says so with the same
+// number; with positions it is not; "Original order" brings the sentence back.
+async function shuffleTokens(c, lab) {
+  const before = await lab.state();
+  const original = await lab.compute(await lab.config());
+  await lab.click('shuffle');
+  const s = await lab.state();
+  const config = await lab.config();
+  const order = s.order?.order ?? [];
+  c.check(config.shuffle === 1 && order.length === before.tokens.length &&
+          s.tokens.every((t, i) => t === before.tokens[order[i]]) && order.some((o, i) => o !== i),
+          'a click on "Shuffle the tokens" permutes the tokens (state().order says how)', JSON.stringify(s.order));
+  const shuffled = await lab.compute(config);
+  const moved = (a, b) => {
+    let worst = 0;
+    a.weights.forEach((w, h) => w.forEach((row, i) => row.forEach((v, j) => {
+      worst = Math.max(worst, Math.abs(v - b.weights[h][order[i]][order[j]]));
+    })));
+    return worst;
+  };
+  const worst = moved(shuffled, original);
+  c.check(worst <= 1e-6 && Math.abs(worst - s.order.weights_without) <= 1e-9,
+          `without positions the weights are the original's, moved with their tokens (${worst.toExponential(1)} after un-permuting, as the lab says)`,
+          JSON.stringify(s.order));
+  const withPositions = moved(await lab.compute({ ...config, positions: true }),
+                              await lab.compute({ ...config, positions: true, shuffle: 0 }));
+  c.check(withPositions > 1e-2 && Math.abs(withPositions - s.order.weights_with) <= 1e-6,
+          `with positions they are not (${withPositions.toFixed(3)}, as the lab says)`, JSON.stringify(s.order));
+  await lab.click('shuffle_restore');
+  const back = await lab.state();
+  c.check(back.config.shuffle === 0 && back.order === null && back.tokens.join(' ') === before.tokens.join(' '),
+          '"Original order" brings the sentence back', JSON.stringify(back.tokens));
+}
+
+// The filters view: a sentence of the same length typed with the keyboard
+// leaves the fixed filter's pixels as they were and changes attention's; every
+// cell of both is checked against its definition and compute().
+async function fixedAgainstDynamic(c, lab, page) {
+  await lab.click('tab_filter');
+  await page.mouse.move(5, page.viewportSize().height - 5);  // no tooltip over the cells
+  const colours = async () => {
+    const layout = await lab.layout();
+    const png = await lab.screenshot();
+    const o = await lab.canvasOffset();
+    const sample = (name) => {
+      const hm = layout.heatmaps.find((h) => h.name === name);
+      if (!hm) return null;
+      const out = [];
+      for (let r = 0; r < hm.rows; r++)
+        for (let k = 0; k < hm.cols; k++)
+          out.push(pixelAt(png, Math.floor(o.left + hm.css_x + (k + 0.5) * hm.css_w / hm.cols),
+                           Math.floor(o.top + hm.css_y + (r + 0.5) * hm.css_h / hm.rows)).join(','));
+      return out.join(' ');
+    };
+    return { fixed: sample('filter_fixed'), dynamic: sample('filter_attention') };
+  };
+  await checkPixels(c, lab, 'the filters view');
+  const before = await colours();
+  const tokens = (await lab.state()).tokens.length;
+  await lab.click('sentence');
+  await lab.chord('Control', 'a');
+  await page.keyboard.type(SAME_LENGTH_SENTENCE, { delay: 15 });
+  await lab.settled();
+  const s = await lab.state();
+  const after = await colours();
+  c.check(s.view === 'filter' && s.tokens.length === tokens && before.fixed !== null && after.fixed === before.fixed &&
+          after.dynamic !== before.dynamic,
+          `a sentence of the same length (${tokens} tokens): the fixed filter stays, attention's weights change`,
+          JSON.stringify({ view: s.view, tokens: s.tokens.length, fixed: after.fixed === before.fixed }));
+  await checkPixels(c, lab, 'the filters view, another sentence');
+  await lab.click('tab_heatmaps');
 }
 
 async function clickCell(c, lab, page) {
@@ -262,6 +342,8 @@ async function run(c, page, url) {
           'the explorer starts on "The cat sat on the mat", 4 heads, heatmaps view', JSON.stringify(s).slice(0, 300));
   await checkPixels(c, lab, 'default view');
   await typeSentence(c, lab, page);
+  await shuffleTokens(c, lab);
+  await fixedAgainstDynamic(c, lab, page);
   await clickCell(c, lab, page);
   await zoomAndPan(c, lab, page);
   await causalMask(c, lab);

@@ -69,10 +69,16 @@ export function countDistinctColours(image) {
 
 // The matrix a heatmap shows, from a compute() result: layout "source" names
 // the result field ("average", "weights", "scores", "scaled_scores"), "head"
-// the head. Sources compute() does not return (the step view's Q, K, V and
+// the head ("filter": the fixed filter, from its definition). Sources compute() does not return (the step view's Q, K, V and
 // per-head output) give null: those heatmaps are not pixel-checked.
 export function heatmapValues(result, heatmap) {
   if (heatmap.source === 'average') return result.average;
+  // The filters view's fixed filter (core/explorer/fixed_filter.hpp), from its
+  // definition: 1/2 on the diagonal, 1/4 beside it, for as many tokens as the result has.
+  if (heatmap.source === 'filter') {
+    const n = result.tokens?.length ?? 0;
+    return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 0.5 : Math.abs(i - j) === 1 ? 0.25 : 0)));
+  }
   // The poem model's heads (compute({poem: {text}})): head = layer * heads + head.
   if (heatmap.source === 'poem') {
     const heads = result.layers?.[0]?.heads?.length ?? 0;

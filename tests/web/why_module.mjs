@@ -86,6 +86,29 @@ export async function checkWhyView(c, lab, save) {
           'clicking Q/K/V and lookup trains that task; the copy says the tied scores are symmetric, with the numbers',
           `${qkv.why.task} ${tied?.asymmetry} ${qkv.summary}`);
   c.check(asObject(await lab.state()).why.recurrence.step === 12, 'the recurrence run stays as it was meanwhile');
+  c.check(rec.report.cnn && rec.summary.includes(`The CNN (4 layers of kernel 3) reaches 8 positions back: ${percent(rec.report.cnn.accuracy)} %`),
+          'the CNN trains beside them, and the copy says how far it reaches, with its accuracy', rec.summary);
+  // The CNN's depth with the keyboard, as a reader sets a number: ctrl+click
+  // the slider (ImGui turns it into a text field), type 2, Enter: a fresh run
+  // whose CNN reaches 4 back.
+  await lab.click('why_panel_0');
+  const slider = await lab.controlCentre('why_layers');
+  await lab.page.keyboard.down('Control');
+  await lab.page.mouse.move(slider.x, slider.y);
+  await lab.page.mouse.down();
+  await new Promise((ok) => setTimeout(ok, 60));
+  await lab.page.mouse.up();
+  await lab.page.keyboard.up('Control');
+  await lab.settled();
+  await lab.chord('Control', 'a');
+  await lab.page.keyboard.type('2', { delay: 20 });
+  await lab.chord('Enter');
+  await untilWhy(lab.page, 'recurrence', 'ready');
+  const deeper = asObject(await lab.state()).why;
+  c.check(deeper.conv_layers === 2 && deeper.recurrence.step === 0 && deeper.recurrence.report?.conv_layers === 2 &&
+          (await lab.page.evaluate(() => window.attentionLab.get())).why_layers === 2,
+          'ctrl+click on the CNN layers slider and typing 2 starts a fresh run of a 2-layer CNN (why_layers=2 in the URL)',
+          JSON.stringify({ layers: deeper.conv_layers, step: deeper.recurrence.step, report: deeper.recurrence.report?.conv_layers }));
 }
 
 // Start, Pause, Step and Reset with the mouse on a run long enough to be
@@ -126,8 +149,9 @@ export async function checkWhyControls(c, lab) {
   const why = asObject(await lab.state()).why;
   const rows = why.timing ?? [];
   const trainer = await page.evaluate(() => window.attentionLabWhy.status().trainer);
-  c.check(trainer === 'worker' && !why.measuring && rows.length === 12 && rows.every((r) => r.ms > 0) &&
-          rows.filter((r) => r.n === 1024).map((r) => r.dependent_steps).join() === '1024,1024,1',
+  c.check(trainer === 'worker' && !why.measuring && rows.length === 16 && rows.every((r) => r.ms > 0) &&
+          rows.filter((r) => r.n === 1024).map((r) => `${r.layer} ${r.dependent_steps}`).join() ===
+            'rnn 1024,gru 1024,attention 1,cnn 1',
           '"Time the forward passes": a row per layer and length, timed in the worker',
           `${trainer}: ${JSON.stringify(rows.slice(0, 3))}`);
 }

@@ -30,7 +30,10 @@ OutJson why_model_json(const why::ModelReport& r, const why::ExperimentSettings&
 OutJson why_header_json(const char* experiment, const why::ExperimentSettings& s, int steps) {
   OutJson out{{"experiment", experiment}, {"steps", steps}, {"seed", s.seed}, {"batch", s.batch},
               {"learning_rate", s.learning_rate}};
-  if (std::string(experiment) == "recurrence") out["distance"] = s.distance == 0 ? OutJson("mix") : OutJson(s.distance);
+  if (std::string(experiment) == "recurrence") {
+    out["distance"] = s.distance == 0 ? OutJson("mix") : OutJson(s.distance);
+    out["conv_layers"] = s.conv_layers;
+  }
   return out;
 }
 

@@ -70,6 +70,8 @@ std::string read_why_settings(const Json& in, WhyRunSettings& out) {
     } else if (key == "distance") {
       if (v == "mix") s.experiment.distance = 0;
       else if (e = whole("distance", 1, why::kMaxDistance, s.experiment.distance); !e.empty()) e += " or \"mix\"";
+    } else if (key == "layers") {
+      e = whole("layers", 1, why::kMaxConvLayers, s.experiment.conv_layers);
     } else if (key == "task") {
       if (v == "previous") s.experiment.task = why::Task::Previous;
       else if (v == "lookup") s.experiment.task = why::Task::Lookup;
@@ -85,7 +87,7 @@ std::string read_why_settings(const Json& in, WhyRunSettings& out) {
         e = "why: lr: expected a number in (0, 1], got " + describe(v);
       else s.experiment.learning_rate = v.get<float>();
     } else {
-      e = "why: unknown key \"" + key + "\" (experiment, distance, task, steps, seed, batch, lr)";
+      e = "why: unknown key \"" + key + "\" (experiment, distance, layers, task, steps, seed, batch, lr)";
     }
     if (!e.empty()) return e;
   }

@@ -8,6 +8,7 @@ void write_settings(WireWriter& w, const WhyRunSettings& s) {
   w.u32(uint32_t(s.panel));
   w.u32(uint32_t(s.experiment.task));
   w.u32(uint32_t(s.experiment.distance));
+  w.u32(uint32_t(s.experiment.conv_layers));
   w.u32(uint32_t(s.experiment.batch));
   w.f32(s.experiment.learning_rate);
   w.f64(double(s.experiment.seed));  // at most 2^53 (read_why_settings): exact
@@ -21,6 +22,7 @@ WhyRunSettings read_settings(WireReader& r) {
   s.panel = panel == 1 ? WhyPanel::Qkv : WhyPanel::Recurrence;
   s.experiment.task = task == 1 ? why::Task::Previous : task == 2 ? why::Task::Lookup : why::Task::Copy;
   s.experiment.distance = int(r.u32());
+  s.experiment.conv_layers = int(r.u32());
   s.experiment.batch = int(r.u32());
   s.experiment.learning_rate = r.f32();
   const double seed = r.f64();
@@ -91,6 +93,7 @@ WhyReport read_report(WireReader& r) {
 bool same_run(const WhyRunSettings& a, const WhyRunSettings& b) {
   const why::ExperimentSettings &x = a.experiment, &y = b.experiment;
   return a.panel == b.panel && a.steps == b.steps && x.task == y.task && x.distance == y.distance &&
+         x.conv_layers == y.conv_layers &&
          x.batch == y.batch && x.learning_rate == y.learning_rate && x.seed == y.seed;
 }
 

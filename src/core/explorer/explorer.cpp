@@ -11,6 +11,7 @@
 
 #include "core/chapter/experiments.hpp"
 #include "explorer_fields.hpp"
+#include "order.hpp"
 #include "core/kernels/kernels.hpp"
 #include "core/base/rng.hpp"
 #include "sentence.hpp"
@@ -51,6 +52,11 @@ std::vector<std::string> explorer_tokens(const ExplorerConfig& config) {
     case Input::Text: break;
   }
   std::vector<std::string> tokens = tokenize(config.text);
+  if (config.shuffle != 0) {
+    const std::vector<std::string> ordered = tokens;
+    const std::vector<int> order = shuffled_order(int(ordered.size()), config.shuffle);
+    for (std::size_t i = 0; i < order.size(); ++i) tokens[i] = ordered[std::size_t(order[i])];
+  }
   if (config.mask == Mask::Kind::Padding && config.pads > 0) {
     // The length first: pad_to takes tokens by value, and the order in which
     // arguments are evaluated is unspecified (clang moves tokens out before
@@ -406,14 +412,15 @@ struct ExplorerJob::Impl {
     } else if (c.input != Input::Text) {
       pieces.push_back({Kind::Inputs, 0, 0, n});
     } else {
-      // A text or the heads changed, the rest of what shapes the inputs did
-      // not (typing, the heads slider): the projection matrices stay (they do
+      // A text, its order or the heads changed, the rest of what shapes the
+      // inputs did not (typing, shuffling, the heads slider): the projection matrices stay (they do
       // not depend on the heads for random and identity projections), and so
       // does each row of X whose token is the same at the same position.
       bool same_weights = false, same_rows = false;
       if (previous && previous->config.input == Input::Text) {
         ExplorerConfig a = previous->config;
         a.text = c.text;
+        a.shuffle = c.shuffle;
         a.heads = c.heads;
         same_rows = same_inputs(a, c, {}, {});
         same_weights = same_rows && (previous->config.heads == c.heads || c.projection == Projection::Random ||

@@ -75,6 +75,7 @@ struct ExplorerConfig {
   uint64_t seed = 1;
   Projection projection = Projection::Random;
   bool positions = false;  // add sinusoidal position encodings to X
+  uint64_t shuffle = 0;     // text input: 0, or the seed of a permutation of the text's tokens (order.hpp)
   float temperature = 1.0f;  // ExplorerLimits::kMinTemperature .. kMaxTemperature
   Scale scale;               // a Value scale is at most ExplorerLimits::kMaxScale
   Mask::Kind mask = Mask::Kind::None;

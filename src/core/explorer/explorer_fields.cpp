@@ -25,6 +25,9 @@ const std::vector<ExplorerField>& explorer_fields() {
        "the scaling lab's model (d_k = d_model), retrained from the trained_* recipe.")},
       {"positions", &C::positions, S::Text, true, 0, 0, "`true` or `false`",
        ATTN_DOC("Adds sinusoidal position encodings to X.")},
+      {"shuffle", &C::shuffle, S::Text, true, 0, 0, "an integer >= 0",
+       ATTN_DOC("0, or the seed of a shuffle of the text's tokens (pads stay last): without positions the weights "
+       "and outputs are the original's, moved with their tokens.")},
       {"trained_steps", &C::trained_steps, S::Trained, true, 1, L::kMaxTrainedSteps, "",
        ATTN_DOC("Training steps of the trained model (steps x d_model^2 <= 2000 x 32^2 when it must be retrained).")},
       {"trained_scaled", &C::trained_scaled, S::Trained, true, 0, 0, "`true` or `false`",

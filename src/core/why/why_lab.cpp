@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 
 #include "core/base/detmath.hpp"
+#include "why_conv.hpp"
 
 namespace attn::why {
 namespace {
@@ -83,6 +84,8 @@ std::string check_settings(const ExperimentSettings& s) {
   if (s.task == Task::Copy && s.distance != 0) {
     if (std::string e = check_distance(s.distance); !e.empty()) return e;
   }
+  if (s.conv_layers < 1 || s.conv_layers > kMaxConvLayers)
+    return "convolution layers " + std::to_string(s.conv_layers) + ": 1.." + std::to_string(kMaxConvLayers);
   if (s.batch < 1 || s.batch > 1024) return "batch " + std::to_string(s.batch) + ": 1..1024";
   if (!(s.learning_rate > 0.0f && s.learning_rate <= 1.0f))
     return "learning rate " + std::to_string(s.learning_rate) + ": a number in (0, 1]";
@@ -94,8 +97,9 @@ std::string model_key(const ModelSpec& spec, bool by_projections) {
 }
 
 std::vector<ModelSpec> recurrence_models() {
+  // The convolution last: the others keep the weights (seed * 16 + place) they had without it.
   std::vector<ModelSpec> out;
-  for (const Layer layer : {Layer::Rnn, Layer::Gru, Layer::Attention})
+  for (const Layer layer : {Layer::Rnn, Layer::Gru, Layer::Attention, Layer::Cnn})
     out.push_back(ModelSpec{layer, Projections::Separate, Task::Copy, kWidth});
   return out;
 }
@@ -112,6 +116,7 @@ Experiment::Experiment(const ExperimentSettings& settings, const std::vector<Mod
   for (std::size_t i = 0; i < models.size(); ++i) {
     ModelSpec spec = models[i];
     spec.task = settings.task;
+    spec.conv_layers = settings.conv_layers;
     // The inputs from the task's seed (every model reads the same); the
     // weights from the seed and the model's place in the line-up.
     models_.push_back(make_model<float>(spec, settings.seed, settings.seed * 16 + i));
@@ -189,6 +194,7 @@ std::vector<ForwardTiming> time_forward(const std::vector<int>& lengths, double 
     return m;
   };
   const Mat wx = random(C, 3 * C), wh = random(C, 3 * C), wq = random(C, C), wk = random(C, C), wv = random(C, C);
+  const Mat taps = random(kConvKernel * C, C);  // W_0; W_1; W_2 stacked
   std::vector<ForwardTiming> out;
   float sink = 0;  // every pass's result feeds it: no pass is optimised away
   for (const int n : lengths) {
@@ -222,8 +228,18 @@ std::vector<ForwardTiming> time_forward(const std::vector<int>& lengths, double 
       const Mat o = s * v;
       sink += o(n - 1, 0);
     };
+    // One convolution layer: every position's window [x_t, x_{t-1}, x_{t-2}]
+    // times the stacked taps, one product for all positions at once.
+    auto convolution = [&]() {
+      Mat windows = Mat::Zero(n, kConvKernel * C);
+      for (int j = 0; j < kConvKernel; ++j)
+        windows.block(j, j * C, std::max(n - j, 0), C) = x.topRows(std::max(n - j, 0));
+      const Mat y = (windows * taps).cwiseMax(0.0f);
+      sink += y(n - 1, 0);
+    };
     const double rnn_flops = double(n) * (2.0 * C * C + 2.0 * C * C);
     const double attention_flops = 3.0 * 2.0 * n * C * C + 2.0 * 2.0 * double(n) * n * C;  // the products as computed
+    const double convolution_flops = 2.0 * kConvKernel * double(n) * C * C;
     const struct {
       const char* name;
       std::function<void()> run;
@@ -231,7 +247,8 @@ std::vector<ForwardTiming> time_forward(const std::vector<int>& lengths, double 
       int dependent;
     } layers[] = {{"rnn", [&] { rnn(1); }, rnn_flops, n},
                   {"gru", [&] { rnn(3); }, 3 * rnn_flops, n},
-                  {"attention", attention, attention_flops, 1}};
+                  {"attention", attention, attention_flops, 1},
+                  {"cnn", convolution, convolution_flops, 1}};
     const auto since = [](Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); };
     for (const auto& layer : layers) {
       // Each sample times a group of passes lasting at least kSampleMs: a

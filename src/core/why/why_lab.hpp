@@ -26,6 +26,7 @@ inline constexpr int kEvalSequences = 128;
 struct ExperimentSettings {
   Task task = Task::Copy;
   int distance = 32;     // copy: 1..64, or 0 for a mix of distances
+  int conv_layers = kDefaultConvLayers;  // the recurrence experiment's convolution: 1..kMaxConvLayers
   int batch = 32;
   float learning_rate = 0.01f;
   uint64_t seed = 1;
@@ -33,7 +34,7 @@ struct ExperimentSettings {
 std::string check_settings(const ExperimentSettings& settings);  // "" or what is wrong
 
 struct ModelReport {
-  std::string key;                 // "rnn", "gru", "attention"; "none", "tied", "separate"
+  std::string key;                 // "rnn", "gru", "attention", "cnn"; "none", "tied", "separate"
   double loss = 0, accuracy = 0;   // held out, at the trained distance (or the mix)
   std::vector<double> by_distance; // copy: accuracy at each kReportDistances
   std::vector<double> gradient;    // ‖∂L/∂x_t‖ for t = 0..T-1
@@ -74,18 +75,20 @@ class Experiment {
 std::string model_key(const ModelSpec& spec, bool by_projections);
 
 // The recurrence experiment's models (a tanh RNN, a GRU, attention with
-// separate projections) and the Q/K/V experiment's (none, tied, separate).
+// separate projections, a stack of convolutions) and the Q/K/V experiment's
+// (none, tied, separate). An Experiment gives them its settings' task and
+// number of convolution layers.
 std::vector<ModelSpec> recurrence_models();
 std::vector<ModelSpec> qkv_models(Task task);
 
 // Parallel against sequential: one forward pass of a layer over n positions
 // (B = 1, width kWidth), timed on this machine.
 struct ForwardTiming {
-  std::string layer;     // "rnn", "gru", "attention"
+  std::string layer;     // "rnn", "gru", "attention", "cnn" (one layer of kernel 3)
   int n = 0;
   double ms = 0;         // the median of the repeats
   double flops = 0;      // multiply-adds x 2 of the pass
-  int dependent_steps = 0;  // steps that must wait for the one before: n for a recurrence, 1 for attention
+  int dependent_steps = 0;  // steps that must wait for the one before: n for a recurrence, 1 for attention or a convolution
   double gflops() const { return flops / ms / 1e6; }
 };
 std::vector<ForwardTiming> time_forward(const std::vector<int>& lengths, double seconds_each);

@@ -12,6 +12,7 @@
 #include "core/layers/linear.hpp"
 #include "core/layers/recurrent.hpp"
 #include "core/masks.hpp"
+#include "why_conv.hpp"
 
 namespace attn::why {
 namespace {
@@ -66,6 +67,7 @@ const char* layer_name(Layer layer) {
     case Layer::Rnn: return "rnn";
     case Layer::Gru: return "gru";
     case Layer::Attention: return "attention";
+    case Layer::Cnn: return "cnn";
   }
   return "";
 }
@@ -132,13 +134,21 @@ Model<Real> make_model(const ModelSpec& spec, uint64_t input_seed, uint64_t seed
       if (spec.projections == Projections::Separate) add("wq", &O::wq, CC), add("wk", &O::wk, CC), add("wv", &O::wv, CC);
       if (spec.projections == Projections::Tied) add("wqk", &O::wqk, CC), add("wv", &O::wv, CC);
       break;
+    case Layer::Cnn:
+      add("conv_w", &O::conv_w, size_t(spec.conv_layers) * size_t(kConvKernel) * CC);
+      add("conv_b", &O::conv_b, size_t(spec.conv_layers) * size_t(C));
+      break;
   }
   add("wo", &O::wo, size_t(C) * size_t(A)), add("bo", &O::bo, size_t(A));
   m.params.assign(at, Real(0));
   Rng weights(seed, 72);
   for (const Tensor& t : m.tensors) {
-    if (t.offset == m.at.b || t.offset == m.at.bo) continue;  // biases start at 0
-    fill_uniform(m.params.data() + t.offset, t.size, unit, weights);  // variance 1 / C: a recurrent matrix of spectral radius about 1
+    if (t.offset == m.at.b || t.offset == m.at.bo || t.offset == m.at.conv_b) continue;  // biases start at 0
+    // Variance 1 / C: a recurrent matrix of spectral radius about 1. A
+    // convolution's taps 2 / (3 C) (He's, for a ReLU after a sum over 3 C inputs):
+    // its outputs keep their inputs' scale through the stack.
+    const double a = t.offset == m.at.conv_w ? std::sqrt(6.0 / (double(kConvKernel) * C)) : unit;
+    fill_uniform(m.params.data() + t.offset, t.size, a, weights);
   }
   return m;
 }
@@ -191,6 +201,16 @@ void forward(const Model<Real>& m, const Batch& batch, Pass<Real>& p) {
       p.out.assign(N * size_t(C), Real(0));
       attention_forward(p.out.data(), p.att.data(), q, k, v, B, T, C);
       features = p.out.data();
+      break;
+    }
+    case Layer::Cnn: {
+      const size_t layer_size = N * size_t(C), taps = size_t(kConvKernel) * size_t(C) * size_t(C);
+      p.conv.assign(size_t(m.spec.conv_layers) * layer_size, Real(0));
+      for (size_t l = 0; l < size_t(m.spec.conv_layers); ++l)
+        conv_forward(p.conv.data() + l * layer_size, l ? p.conv.data() + (l - 1) * layer_size : p.x.data(),
+                     tensor(m, &TensorOffsets::conv_w) + l * taps, tensor(m, &TensorOffsets::conv_b) + l * size_t(C), B,
+                     T, C, C, kConvKernel);
+      features = p.conv.data() + (size_t(m.spec.conv_layers) - 1) * layer_size;
       break;
     }
   }
@@ -278,6 +298,26 @@ void backward(const Model<Real>& m, const Batch& /*batch (its targets are in p)*
                              tensor(m, &TensorOffsets::wk), int(N), C, C);
       layers::linear_backward(dx.data(), tensor(m, grads, &TensorOffsets::wv), static_cast<Real*>(nullptr), dv.data(), p.x.data(),
                            tensor(m, &TensorOffsets::wv), int(N), C, C);
+      break;
+    }
+    case Layer::Cnn: {
+      // Down the stack: each layer's input gradient is the one below's output gradient.
+      const size_t layer_size = N * size_t(C), taps = size_t(kConvKernel) * size_t(C) * size_t(C);
+      std::vector<Real> dy(layer_size, Real(0)), din;
+      for (size_t i = 0; i < R; ++i)
+        for (int c = 0; c < C; ++c) dy[size_t(p.rows[i]) * size_t(C) + size_t(c)] += dfeatures[i * size_t(C) + size_t(c)];
+      for (size_t l = size_t(m.spec.conv_layers); l-- > 0;) {
+        Real* below = dx.data();
+        if (l) {
+          din.assign(layer_size, Real(0));
+          below = din.data();
+        }
+        conv_backward(below, tensor(m, grads, &TensorOffsets::conv_w) + l * taps,
+                      tensor(m, grads, &TensorOffsets::conv_b) + l * size_t(C), dy.data(), p.conv.data() + l * layer_size,
+                      l ? p.conv.data() + (l - 1) * layer_size : p.x.data(), tensor(m, &TensorOffsets::conv_w) + l * taps,
+                      B, T, C, C, kConvKernel);
+        if (l) dy.swap(din);
+      }
       break;
     }
   }

@@ -4,6 +4,8 @@
 //
 //  - a tanh RNN or a GRU of width C, read out from its state after each
 //    position that has a target;
+//  - a stack of causal 1-D convolutions (why_conv.hpp: kernel 3, ReLU, width
+//    C), read out from its last layer there: it reaches 2 x layers back;
 //  - one causal attention layer of width C, read out from its output there,
 //    with the Q/K/V projections of the chapter's question as the variant:
 //      none      q = k = v = x   (only the read-out learns)
@@ -12,7 +14,8 @@
 //
 // The inputs x_t are fixed, the same for every model of a task (from the
 // task's seed, not the model's): a symbol's vector, plus for attention the
-// position's (the recurrent models count positions by their steps). The
+// position's (the recurrent models count positions by their steps, the
+// convolution needs none: its taps are relative). The
 // comparison is then between the layers alone: what each can route from one
 // position to another, and what the projections add.
 //
@@ -30,18 +33,20 @@
 
 namespace attn::why {
 
-enum class Layer { Rnn, Gru, Attention };
+enum class Layer { Rnn, Gru, Attention, Cnn };
 enum class Projections { None, Tied, Separate };
-const char* layer_name(Layer layer);              // "rnn", "gru", "attention"
+const char* layer_name(Layer layer);              // "rnn", "gru", "attention", "cnn"
 const char* projections_name(Projections p);      // "none", "tied", "separate"
 
 inline constexpr int kWidth = 32;
+inline constexpr int kDefaultConvLayers = 4, kMaxConvLayers = 16;  // 16 layers reach 32 back
 
 struct ModelSpec {
   Layer layer = Layer::Attention;
   Projections projections = Projections::Separate;  // attention only
   Task task = Task::Copy;
   int width = kWidth;
+  int conv_layers = kDefaultConvLayers;  // the convolution only
 };
 
 // One named piece of the flat parameter array (for dumps and tests).
@@ -59,6 +64,7 @@ struct TensorOffsets {
   std::size_t w = kNone, u = kNone;               // GRU: 3C x C each (and b, 3C)
   std::size_t b = kNone;                          // the recurrent layer's bias
   std::size_t wq = kNone, wk = kNone, wqk = kNone, wv = kNone;  // attention's projections: C x C each
+  std::size_t conv_w = kNone, conv_b = kNone;   // the convolutions: layers x (3, C, C) and layers x C
   std::size_t wo = kNone, bo = kNone;             // the read-out: C x classes, classes
 };
 
@@ -84,6 +90,7 @@ struct Pass {
   std::vector<Real> x;                 // B x T x C: the layer's inputs
   std::vector<Real> hs, gates;         // the recurrent states (B x (T+1) x C) and GRU gates
   std::vector<Real> q, k, v, att, out; // attention
+  std::vector<Real> conv;              // the convolutions' outputs: layers x B x T x C
   std::vector<int> rows;               // the (b * T + t) of every position with a target
   std::vector<Real> features, probs;   // per such row: what the read-out reads (C), its softmax (classes)
   std::vector<int> predicted;          // per such row: the read-out's argmax

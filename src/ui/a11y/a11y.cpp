@@ -176,6 +176,7 @@ void explorer_controls(PageControls& controls, const AppState& state) {
     if (c.projection == Projection::Trained)  // chosen on the canvas, from the scaling lab's model
       projection.option(quote(projection_name(c.projection)), tr(projection_label_key(c.projection).c_str()));
     add_row(controls, control_row("positions"), c.positions ? "true" : "false");
+    add_ranged(controls, control_row("shuffle"), double(c.shuffle));
   }
   Control& mask = add_row(controls, control_row("mask"), quote(mask_name(c.mask)));
   for (const Mask::Kind kind : {Mask::Kind::None, Mask::Kind::Causal, Mask::Kind::Padding})

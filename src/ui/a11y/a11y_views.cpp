@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/explorer/fixed_filter.hpp"
 #include "core/statistics.hpp"
 #include "ui/chapter/fig41_panels.hpp"
 #include "ui/explorer/explorer.hpp"
@@ -141,6 +142,8 @@ void explorer_view(const AppState& state, A11yView& out, const ExplorerCopy& cop
   } else {
     sentences.push_back(head_sentence(r, copy.head0_for_average ? std::max(head, 0) : head, q));
   }
+  // A shuffled sentence: what the shuffle showed (explorer/order.cpp).
+  if (std::string order = order_sentence(state); !order.empty()) sentences.push_back(order);
   out.summary = join(sentences);
   if (copy.only_selected_heatmap) out.only_heatmap = head < 0 ? "average" : "head" + std::to_string(head);
   if (copy.query_table) out.tables.push_back(query_table(r, q));
@@ -345,6 +348,16 @@ void describe_steps(const AppState& state, A11yView& out) {
   ExplorerCopy copy;
   copy.head0_for_average = true;
   explorer_view(state, out, copy);
+}
+
+void describe_filters(const AppState& state, A11yView& out) {
+  explorer_view(state, out, ExplorerCopy{});  // attention's sentence for the selected head and query
+  if (!state.result || state.result->tokens.empty()) return;
+  const ExplorerResult& r = *state.result;
+  const int q = std::clamp(state.selected_query, 0, int(r.tokens.size()) - 1);
+  out.summary = format(tr("filter.a11y.fmt"), q, r.tokens[std::size_t(q)].c_str(), double(kFixedFilterTaps[0]),
+                       double(kFixedFilterTaps[1]), double(kFixedFilterTaps[2])) +
+                " " + out.summary;
 }
 
 void describe_lines(const AppState& state, A11yView& out) {

@@ -25,6 +25,7 @@ A11yView a11y_view(const AppState& state);
 void describe_heatmaps(const AppState& state, A11yView& out);  // every head's sentence, the selected heatmap
 void describe_focus(const AppState& state, A11yView& out);     // the selected head; the query's and values' tables
 void describe_steps(const AppState& state, A11yView& out);     // the head whose steps are shown
+void describe_filters(const AppState& state, A11yView& out);   // the two filters for the selected query, both heatmaps
 void describe_lines(const AppState& state, A11yView& out);     // every head's sentence, the query's table
 void describe_stats(const AppState& state, A11yView& out);     // the statistics and histograms as tables
 void describe_chapter(const AppState& state, A11yView& out);   // Figure 4.1's heads, tables and histograms

@@ -21,8 +21,20 @@ void heatmaps_view(AppState& state);  // heatmaps.cpp: one heatmap per head + av
 void focus_view(AppState& state);     // focus.cpp: one query's weights and values
 void steps_view(AppState& state);     // steps.cpp: Q, K, V -> QK^T -> scale -> mask -> softmax -> xV
 void lines_view(AppState& state);     // lines.cpp: BertViz-like head lines
+void filters_view(AppState& state);   // filters.cpp: the convolution's fixed filter beside attention's weights
 void stats_view(AppState& state);     // stats.cpp: histograms and the statistics table
 void debug_view(AppState& state);     // debug.cpp: timings, config JSON, matrix dump
+
+// The fixed filter the filters view draws for a result (core/explorer/fixed_filter.hpp).
+Matrix fixed_filter_of(const ExplorerResult& r);
+
+// ---- order (order.cpp) ----------------------------------------------------------------
+// Shuffle and Original order, and what the shuffle showed (the set-up panel).
+void shuffle_controls(AppState& state);
+// The shown result's order check, when its tokens are shuffled (show_result calls it).
+void check_shown_order(AppState& state);
+// The check in sentences ("" when the tokens are in order): the panel and the accessible copy.
+std::string order_sentence(const AppState& state);
 
 // ---- the core behind the panels (update.cpp) -------------------------------------------
 // Starts the core (an ExplorerJob) when state.config differs from the config

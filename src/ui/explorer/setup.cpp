@@ -174,6 +174,7 @@ void scoring_controls(AppState& state) {
   const ControlRow& positions = control_row("positions");
   ImGui::Checkbox(tr(positions.label_key), &c.positions);
   record_control(state, positions.field);
+  shuffle_controls(state);
   ImGui::EndDisabled();
 }
 

@@ -62,6 +62,7 @@ void show_result(AppState& state, ExplorerResult result) {
   const int heads = int(state.result->attention.heads.size());
   if (state.selected_head >= heads) state.selected_head = -1;
   state.lines_head_visible.resize(std::size_t(heads), true);
+  check_shown_order(state);
 }
 
 // What is left of this frame's share for the core (ExplorerJob::kFrameBudgetMs).

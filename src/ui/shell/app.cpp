@@ -378,8 +378,21 @@ std::string state_json(const AppState& state) {
       stats.push_back(std::move(item));
     }
   }
+  // A shuffled sentence's order check (explorer/order.cpp), or null.
+  json order = nullptr;
+  if (state.order_check)
+    order = {{"order", state.order_check->order},
+             {"weights_without", state.order_check->weights_without},
+             {"outputs_without", state.order_check->outputs_without},
+             {"weights_with", state.order_check->weights_with},
+             {"outputs_with", state.order_check->outputs_with},
+             {"mask_orders", state.order_check->mask_orders},
+             {"labels", state.order_labels}};
+  else if (!state.order_error.empty())
+    order = {{"error", state.order_error}};
   json out = {{"config", json::parse(api::print_explorer_config(state.config), nullptr, false)},
               {"tokens", std::move(tokens)},
+              {"order", std::move(order)},
               {"selected_query", state.selected_query},
               {"selected_head", state.selected_head},
               {"view", view_id(state.view)},

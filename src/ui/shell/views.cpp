@@ -78,6 +78,7 @@ const std::vector<ViewSpec>& views() {
       {"focus", "tab.focus", S::Explorer, focus_view, describe_focus, E::Matrices, true, false, false, false},
       {"steps", "tab.steps", S::Explorer, steps_view, describe_steps, E::Matrices, true, false, false, false},
       {"lines", "tab.lines", S::Explorer, lines_view, describe_lines, E::Matrices, true, false, false, false},
+      {"filter", "tab.filter", S::Explorer, filters_view, describe_filters, E::Matrices, true, false, false, false},
       {"stats", "tab.stats", S::Explorer, stats_view, describe_stats, E::Matrices, true, false, true, false},
       {"chapter", "tab.chapter", S::Chapter, chapter_view, describe_chapter, E::Png, false, false, false, false},
       {"scaling", "tab.scaling", S::Scaling, scaling_view, describe_scaling, E::Png, true, false, false, false},

@@ -20,6 +20,7 @@
 #include "api/explorer/export_tables.hpp"
 #include "core/chapter/experiments.hpp"
 #include "core/explorer/explorer.hpp"
+#include "core/explorer/order.hpp"
 #include "gfx/colormap.hpp"
 #include "ui/state/module_load.hpp"
 #include "ui/state/poem_lab.hpp"
@@ -102,6 +103,12 @@ struct AppState {
   // derived from the result (the heatmap textures, the steps view's numbers)
   // is rebuilt only when it changes.
   uint64_t result_generation = 0;
+  // A shuffled sentence's order check (core/explorer/order.hpp), made when its
+  // result is shown, or why it could not run; the tokens labelled with their
+  // original places ("cat_2"), for the heatmaps' axes.
+  std::optional<OrderCheck> order_check;
+  std::string order_error;
+  std::vector<std::string> order_labels;
   std::optional<TrainedWeights> trained;  // the last trained projection's weights
   std::unique_ptr<Trainer> retraining;   // a trained config's model, retrained a slice per frame
   // The recompute of checked_config, a slice per frame (explorer/update.cpp);

@@ -75,6 +75,7 @@ const ControlRow kRows[] = {
     {"scale", K::Choice, "setup.scale", "setup.scale.help"},
     {"projection", K::Choice, "setup.projection", "setup.projection.note"},
     {"positions", K::Checkbox, "setup.positions", ""},
+    {"shuffle", K::Number, "setup.shuffle", "setup.shuffle.help", 0, kMaxSeed, 1},
     {"mask", K::Choice, "setup.mask", ""},
     {"pads", K::Slider, "setup.pads", "", 0, 32, 0, "%d", false, P::ExplorerMask, pads_shown, pads, set_pads},
     // The scaling lab's set-up panel.

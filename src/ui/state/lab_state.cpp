@@ -347,6 +347,9 @@ const std::vector<UiField>& ui_fields() {
                              "distances.")),
       why_pair_field("why_recurrent", "rnn", "gru", &WhyLab::gru,
                      ATTN_DOC("The recurrent model shown beside attention: the tanh RNN or the GRU (both train).")),
+      lab_int_field("why_layers", 1, why::kMaxConvLayers, &AppState::why, &WhyLab::conv_layers,
+                    ATTN_DOC("Recurrence against attention: the convolution's layers (kernel 3 each); it reaches twice "
+                             "that many positions back.")),
       why_pair_field("why_task", "previous", "lookup", &WhyLab::lookup,
                      ATTN_DOC("Why Q, K and V: the task, the previous symbol or key-value lookup.")),
       lab_int_field("why_steps", 1, api::WhyLimits::kPageMaxSteps, &AppState::why, &WhyLab::steps,

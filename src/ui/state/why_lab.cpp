@@ -129,8 +129,12 @@ api::WhyRunSettings why_settings(const WhyLab& lab, WhyPanel panel, int steps) {
   s.panel = panel;
   s.steps = steps;
   s.experiment.seed = uint64_t(lab.seed);
-  if (panel == WhyPanel::Recurrence) s.experiment.distance = lab.distance;
-  else s.experiment.task = lab.lookup ? why::Task::Lookup : why::Task::Previous;
+  if (panel == WhyPanel::Recurrence) {
+    s.experiment.distance = lab.distance;
+    s.experiment.conv_layers = lab.conv_layers;
+  } else {
+    s.experiment.task = lab.lookup ? why::Task::Lookup : why::Task::Previous;
+  }
   return s;
 }
 
@@ -138,6 +142,7 @@ nlohmann::json why_settings_json(const WhyLab& lab, WhyPanel panel, int steps) {
   if (panel == WhyPanel::Recurrence)
     return {{"experiment", "recurrence"},
             {"distance", lab.distance == 0 ? nlohmann::json("mix") : nlohmann::json(lab.distance)},
+            {"layers", lab.conv_layers},
             {"steps", steps},
             {"seed", lab.seed}};
   return {{"experiment", "qkv"}, {"task", lab.lookup ? "lookup" : "previous"}, {"steps", steps}, {"seed", lab.seed}};
@@ -310,6 +315,7 @@ nlohmann::json why_state_json(const WhyLab& lab) {
                         {"panel", lab.panel == WhyPanel::Recurrence ? "recurrence" : "qkv"},
                         {"distance", lab.distance == 0 ? nlohmann::json("mix") : nlohmann::json(lab.distance)},
                         {"recurrent", lab.gru ? "gru" : "rnn"},
+                        {"conv_layers", lab.conv_layers},
                         {"task", lab.lookup ? "lookup" : "previous"},
                         {"steps", lab.steps},
                         {"seed", lab.seed},

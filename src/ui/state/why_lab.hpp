@@ -32,7 +32,7 @@ using api::WhyPanel;
 
 // One model of the last report, as the view draws it (floats for the plots).
 struct WhyModel {
-  std::string key;  // "rnn", "gru", "attention"; "none", "tied", "separate"
+  std::string key;  // "rnn", "gru", "attention", "cnn"; "none", "tied", "separate"
   double accuracy = 0, loss = 0;
   std::vector<float> by_distance;  // copy task: at why::kReportDistances
   std::vector<float> gradient;     // ‖∂L/∂x_t‖ for each input position t
@@ -67,6 +67,7 @@ struct WhyLab {
   WhyPanel panel = WhyPanel::Recurrence;
   int distance = why::ExperimentSettings{}.distance;  // the recurrence task's k (1..why::kMaxDistance), 0: a mix
   bool gru = false;    // the recurrent model shown: the tanh RNN, or the GRU
+  int conv_layers = why::kDefaultConvLayers;  // the convolution's depth (1..why::kMaxConvLayers): it reaches 2 x that back
   bool lookup = false; // the Q/K/V task: the previous symbol, or key-value lookup
   int steps = api::WhyLimits::kDefaultSteps;  // where training stops (1..api::WhyLimits::kPageMaxSteps)
   int seed = int(why::ExperimentSettings{}.seed);

@@ -63,6 +63,13 @@ void task_controls(AppState& state) {
       record_control(state, "why_distance");
     }
     choice_pair(state, "why.recurrent", "why.model.rnn", "why.model.gru", &lab.gru, "why_recurrent");
+    ImGui::TextUnformatted(tr("why.conv_layers"));
+    ImGui::SameLine();
+    help_marker(tr("why.conv_layers.help"));
+    ImGui::SetNextItemWidth(-1);
+    ImGui::SliderInt("##why_layers", &lab.conv_layers, 1, why::kMaxConvLayers, tr("why.conv_layers.fmt"),
+                     ImGuiSliderFlags_AlwaysClamp);
+    record_control(state, "why_layers");
   } else {
     choice_pair(state, "why.task", "why.task.previous", "why.task.lookup", &lab.lookup, "why_task");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

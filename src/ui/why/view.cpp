@@ -1,7 +1,7 @@
 // The "why attention" view's panels, for the shown experiment:
 //
 //   recurrence against attention:  accuracy by distance | gradient per input (log)
-//                                  the path from x_1 to the output | attention's heatmap
+//   (and convolution)              the path from x_1 to the output | attention's heatmap
 //                                  d2l's table with the forward passes timed here
 //   why Q, K and V:                training loss | training accuracy
 //                                  each variant's heatmap (none, tied, separate)
@@ -31,6 +31,8 @@ constexpr int kDistances = int(std::size(kReportDistances));
 const char* const kVariants[] = {"none", "tied", "separate"};
 
 const char* recurrent_key(const WhyLab& lab) { return lab.gru ? "gru" : "rnn"; }
+// The recurrence panel's models as its plots and tables show them.
+std::vector<const char*> compared_keys(const WhyLab& lab) { return {recurrent_key(lab), "cnn", "attention"}; }
 const char* model_label(const std::string& key) { return tr(("why.model." + key).c_str()); }
 
 double first_over_last(const WhyModel& m) {
@@ -45,8 +47,14 @@ std::string summary_text(const WhyLab& lab) {
     const WhyModel* a = why_model(run, "attention");
     if (!r || !a) return "";
     const std::string k = lab.distance == 0 ? "1-64" : std::to_string(lab.distance);  // the mix: every distance
-    return format(tr("why.summary.recurrence.fmt"), run.step, k.c_str(), a->accuracy * 100, model_label(r->key),
-                  r->accuracy * 100, model_label(r->key), first_over_last(*r), first_over_last(*a));
+    std::string out = format(tr("why.summary.recurrence.fmt"), run.step, k.c_str(), a->accuracy * 100, model_label(r->key),
+                             r->accuracy * 100, model_label(r->key), first_over_last(*r), first_over_last(*a));
+    // The convolution's reach is the run's own (its settings), not the slider's while a new run starts.
+    if (const WhyModel* c = why_model(run, "cnn")) {
+      const int layers = run.settings.experiment.conv_layers;
+      out += " " + format(tr("why.summary.cnn.fmt"), layers, 2 * layers, c->accuracy * 100);
+    }
+    return out;
   }
   const WhyModel* m[3] = {why_model(run, "none"), why_model(run, "tied"), why_model(run, "separate")};
   if (!m[0] || !m[1] || !m[2]) return "";
@@ -76,7 +84,7 @@ void accuracy_plot(const WhyLab& lab, const WhyRunView& run) {
   plot::SetupXTicks(ticks, labels);
   plot::SetupXHoverFormat([](double x) { return "k = " + std::to_string(1 << std::clamp(int(std::lround(x)), 0, kDistances - 1)); });
   const float trained = float(std::log2(double(std::max(lab.distance, 1))));
-  for (const char* key : {recurrent_key(lab), "attention"}) {
+  for (const char* key : compared_keys(lab)) {
     const WhyModel* m = why_model(run, key);
     if (!m) continue;
     if (int(m->by_distance.size()) == kDistances) {
@@ -94,7 +102,7 @@ void gradient_plot(const WhyLab& lab, const WhyRunView& run) {
   if (!plot::BeginPlot("##why_gradient")) return;
   plot::SetupAxes(tr("why.axis.position"), tr("why.axis.log_gradient"));
   int T = 0;
-  for (const char* key : {recurrent_key(lab), "attention"}) {
+  for (const char* key : compared_keys(lab)) {
     const WhyModel* m = why_model(run, key);
     if (!m) continue;
     std::vector<float> xs, ys;
@@ -124,7 +132,8 @@ void path_drawing(const WhyLab& lab, const WhyRunView& run) {
   const float dx = (right - left) / float(n);
   const float r = std::clamp(dx * 0.3f, 1.5f, 4.0f);
   const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text), faint = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-  const ImU32 colors[2] = {plot::SeriesColor(0), plot::SeriesColor(1)};
+  // The plots' colours: the recurrence the first series, attention the third (compared_keys).
+  const ImU32 colors[2] = {plot::SeriesColor(0), plot::SeriesColor(2)};
   const auto x_of = [&](int t) { return left + dx * (float(t) + 0.5f); };
   // The recurrence: h_1 -> h_2 -> ... -> h_n, every arrow a step the gradient passes.
   const float row1 = origin.y + line * 1.6f;
@@ -172,7 +181,7 @@ std::string timing_text(const WhyLab& lab, const char* layer, int n, TimingValue
     if (t.layer == layer && t.n == n) return format("%.4g", value(t));
   return "-";
 }
-const char* const kTimedLayers[] = {"rnn", "gru", "attention"};
+const char* const kTimedLayers[] = {"rnn", "gru", "cnn", "attention"};
 
 // d2l's table (complexity, sequential operations, maximum path length) with
 // the forward passes timed in this browser beside it.
@@ -181,7 +190,7 @@ void timing_table(const WhyLab& lab) {
   const int columns = 4 + int(lengths.size()) + 2;
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_SizingFixedFit;
-  const float height = ImGui::GetTextLineHeightWithSpacing() * 5;
+  const float height = ImGui::GetTextLineHeightWithSpacing() * 6;
   if (!ImGui::BeginTable("##why_timing", columns, flags, ImVec2(0, height))) return;
   for (const char* key : {"why.timing.layer", "why.timing.complexity", "why.timing.sequential", "why.timing.path"})
     ImGui::TableSetupColumn(tr(key));
@@ -189,9 +198,11 @@ void timing_table(const WhyLab& lab) {
   ImGui::TableSetupColumn(format(tr("why.timing.gflops.fmt"), lengths.back()).c_str());
   ImGui::TableSetupColumn(format(tr("why.timing.dependent.fmt"), lengths.back()).c_str());
   ImGui::TableHeadersRow();
-  const char* rows[3][4] = {{kTimedLayers[0], "O(n·d²)", "O(n)", "O(n)"},
+  // d2l's rows; k is the convolution's kernel (3 here).
+  const char* rows[4][4] = {{kTimedLayers[0], "O(n·d²)", "O(n)", "O(n)"},
                             {kTimedLayers[1], "O(n·d²)", "O(n)", "O(n)"},
-                            {kTimedLayers[2], "O(n²·d)", "O(1)", "O(1)"}};
+                            {kTimedLayers[2], "O(k·n·d²)", "O(1)", "O(n/k)"},
+                            {kTimedLayers[3], "O(n²·d)", "O(1)", "O(1)"}};
   for (const auto& row : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -230,7 +241,7 @@ void recurrence_panels(AppState& state) {
   const WhyRunView& run = why_run_shown(lab);
   static const char* const titles[] = {"why.accuracy.title", "why.gradient.title", "why.path.title", "why.heatmap.title"};
   static const char* const helps[] = {"why.accuracy.help", "why.gradient.help", "why.path.help", "why.heatmap.help"};
-  const float table_h = ImGui::GetTextLineHeightWithSpacing() * 9;
+  const float table_h = ImGui::GetTextLineHeightWithSpacing() * 10;
   ImGui::BeginChild("##why_plots", ImVec2(0, -table_h));
   panels(4, 2, titles, helps, [&](int i) {
     if (i == 0) accuracy_plot(lab, run);
@@ -323,9 +334,9 @@ void describe_why(const AppState& state, A11yView& out) {
   out.summary = run.error.empty() ? summary_text(lab) : run.error;
   if (lab.panel == WhyPanel::Qkv) return;  // the curves' last values are in the summary; the heatmaps list themselves
   std::vector<const WhyModel*> models;
-  for (const char* key : {recurrent_key(lab), "attention"})
+  for (const char* key : compared_keys(lab))
     if (const WhyModel* m = why_model(run, key)) models.push_back(m);
-  if (models.size() < 2) return;
+  if (models.size() < 3) return;
   std::vector<std::string> distances, positions;
   for (int k : kReportDistances) distances.push_back("k = " + std::to_string(k));
   for (std::size_t t = 0; t < models[0]->gradient.size(); ++t) positions.push_back("t = " + std::to_string(t));

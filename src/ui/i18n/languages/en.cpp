@@ -62,6 +62,7 @@ constexpr StringEntry kEnglish[] = {
     {"tab.focus", "Focus"},
     {"tab.steps", "Steps"},
     {"tab.lines", "Lines"},
+    {"tab.filter", "Filters"},
     {"tab.stats", "Stats"},
     {"tab.chapter", "Figure 4.1"},
     {"tab.debug", "Debug"},
@@ -123,6 +124,44 @@ constexpr StringEntry kEnglish[] = {
     {"setup.pending.first.fmt", "Computing heads %d / %d (%d %%)."},
     {"setup.projection.note", "random: seeded Xavier W_q, W_k, W_v; identity: Q = K = V = X; chapter: Figure 4.1's W_q, W_k; trained: the Scaling lab's scaled model (train it there first; its d_k becomes d_model)."},
     {"setup.positions", "add position encodings"},
+    {"filter.intro",
+     "Both mix the tokens: y = M X for a convolution, y = A V for attention. The convolution's filter M is fixed: the "
+     "same band (1/4, 1/2, 1/4) around the diagonal for every sentence, of any length. Attention's weights A are "
+     "computed from this sentence's own tokens. Edit the sentence: the left stays, the right changes."},
+    {"filter.fixed.title", "Convolution: a fixed filter"},
+    {"filter.fixed.help",
+     "A 1-D convolution of kernel 3 written as a matrix over positions: each token mixes itself (1/2) with the token "
+     "before and after (1/4 each); beyond the ends there is nothing, so the first and last rows sum to 3/4."},
+    {"filter.attention.fmt", "Attention: a dynamic filter (%s)"},
+    {"filter.attention.help",
+     "softmax(Q K^T / sqrt(d_k)) of this sentence: which tokens each token mixes, and how much, comes from the "
+     "tokens themselves, far or near."},
+    {"filter.a11y.fmt",
+     "Query %d \"%s\": the fixed filter mixes the token before, itself and the token after with %.2f, %.2f and %.2f, "
+     "in every sentence."},
+    {"setup.shuffle", "order (0: as written)"},
+    {"setup.shuffle.button", "Shuffle the tokens"},
+    {"setup.shuffle.restore", "Original order"},
+    {"setup.shuffle.help",
+     "Self-attention has no notion of order. Shuffle the tokens without position encodings and every weight and "
+     "output stays the same, only moved with its token: the heatmaps' labels say where each token stood (cat_2: "
+     "the second). Add position encodings and shuffle again: now the numbers change."},
+    {"order.shuffled.fmt", "Shuffled: the places now hold the sentence's tokens %s."},
+    {"order.without.fmt",
+     "Without position encodings every weight and output is the original's, moved with its token: after "
+     "un-shuffling, the largest difference is %.1e in the weights and %.1e in the outputs (float rounding)."},
+    {"order.table.corner", "largest difference"},
+    {"order.table.weights", "weights"},
+    {"order.table.outputs", "outputs"},
+    {"order.table.without", "without positions"},
+    {"order.table.with", "with positions"},
+    {"order.conclusion",
+     "The largest difference after un-shuffling. Without position encodings: the same numbers, moved with their "
+     "tokens (up to float rounding). With them: other numbers; the encodings tell attention where each token stood."},
+    {"order.with.fmt", "With them it is %.2g and %.2g: the encodings tell attention where each token stood."},
+    {"order.mask",
+     "The causal or custom mask depends on the positions too: with it, even without encodings, the two orders "
+     "give different numbers."},
     {"setup.mask", "mask"},
     {"mask.none", "none"},
     {"mask.causal", "causal"},
@@ -506,7 +545,8 @@ constexpr StringEntry kEnglishViews[] = {
     {"why.panel.qkv", "Why Q, K and V"},
     {"why.panel.recurrence.intro",
      "Task: sequences of random symbols; at the last position, name the symbol k positions back. A recurrent network "
-     "must carry it through k steps of its state; one attention layer reads it in one step."},
+     "must carry it through k steps of its state; a stack of convolutions sees two positions further back per layer "
+     "and nothing beyond; one attention layer reads it in one step."},
     {"why.panel.qkv.intro",
      "One attention layer, three ways: no projections (Q = K = V = X), one matrix for queries and keys (W_Q = W_K), "
      "and separate W_Q, W_K, W_V. What to look for, what to match and what to carry are not the same thing."},
@@ -516,6 +556,14 @@ constexpr StringEntry kEnglishViews[] = {
     {"why.recurrent", "Recurrent model shown"},
     {"why.model.rnn", "tanh RNN"},
     {"why.model.gru", "GRU"},
+    {"why.model.cnn", "CNN"},
+    {"why.conv_layers", "CNN layers"},
+    {"why.conv_layers.help",
+     "The CNN: causal 1-D convolutions of kernel 3, each followed by a ReLU, width 32. Each layer sees two positions "
+     "further back, so L layers reach 2L back and no further: the same fixed filter at every position, whatever the "
+     "symbols are."},
+    {"why.conv_layers.fmt", "%d layers"},
+    {"why.summary.cnn.fmt", "The CNN (%d layers of kernel 3) reaches %d positions back: %.1f %%."},
     {"why.model.attention", "attention"},
     {"why.model.none", "no projections"},
     {"why.model.tied", "W_Q = W_K"},
@@ -544,7 +592,8 @@ constexpr StringEntry kEnglishViews[] = {
     {"why.gradient.title", "Gradient reaching each input"},
     {"why.gradient.help",
      "log10 of the gradient of the loss with respect to input x_t. The recurrence's shrinks a little at every step "
-     "back; attention's reaches any input in one step. The dashed line is the input that holds the answer."},
+     "back; attention's reaches any input in one step; the CNN's is exactly zero beyond its reach (not drawn). The "
+     "dashed line is the input that holds the answer."},
     {"why.path.title", "From the first input to the output"},
     {"why.path.help", "The maximum path length: n steps through a recurrence, one through attention."},
     {"why.path.recurrent.fmt", "%s: %d steps, each waiting for the one before"},
@@ -561,7 +610,8 @@ constexpr StringEntry kEnglishViews[] = {
     {"why.timing.title", "Parallel against sequential"},
     {"why.timing.help",
      "One forward pass of each layer (width 32) at n positions, timed in this browser on one thread, beside d2l's "
-     "table. The recurrence's n matrix-vector steps each wait for the one before; attention's are matrix products."},
+     "table (k: the convolution's kernel, 3). The recurrence's n matrix-vector steps each wait for the one before; "
+     "attention's and one convolution layer's are matrix products."},
     {"why.timing.measure", "Time the forward passes"},
     {"why.timing.measuring", "Timing..."},
     {"why.timing.layer", "layer"},

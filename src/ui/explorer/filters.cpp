@@ -1,0 +1,87 @@
+// A fixed filter against a dynamic one (core/explorer/fixed_filter.hpp): the
+// convolution's mixing matrix, the same band for every sentence of any
+// length, beside attention's weights, which the sentence itself decides. The
+// reader edits the sentence and sees the left stay and the right change.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "core/explorer/fixed_filter.hpp"
+#include "ui/explorer/explorer.hpp"
+#include "ui/i18n/strings.hpp"
+
+namespace attn::ui {
+namespace {
+
+// The shown head's weights: one head, or their average (-1).
+const Matrix& head_weights(const ExplorerResult& r, int head) {
+  return head < 0 ? r.attention.average_weights : r.attention.heads[std::size_t(head)].weights;
+}
+
+void filter_heatmap(AppState& state, const char* name, const char* source, int head, const Matrix& values,
+                    float lo, float hi, const char* title, const char* help, const ImVec2& size) {
+  const ExplorerResult& r = *state.result;
+  if (begin_panel((std::string("##filter_") + name).c_str(), size, title, help, nullptr)) {
+    HeatmapLayout entry;
+    entry.name = name;
+    entry.title = title;
+    entry.source = source;
+    entry.head = head;
+    plot::HeatmapSpec& spec = entry.spec = matrix_spec(values, lo, hi, state.head_colormap);
+    spec.row_labels = spec.col_labels = &r.tokens;
+    spec.row_label_valid = spec.col_label_valid = &r.key_valid;
+    spec.row_axis = tr("axis.query");
+    spec.col_axis = tr("axis.key");
+    spec.value_name = tr("axis.weight");
+    spec.highlight_row = state.selected_query;
+    const plot::HeatmapCells cells = draw_heatmap(state, std::move(entry), ImVec2(0, 0));
+    if (cells.clicked) state.selected_query = cells.hovered_row;
+  }
+  end_panel();
+}
+
+}  // namespace
+
+// The filter matrix the view draws for a result: the band, for n tokens.
+Matrix fixed_filter_of(const ExplorerResult& r) { return convolution_matrix(int(r.tokens.size())); }
+
+void filters_view(AppState& state) {
+  const ExplorerResult& r = *state.result;
+  const int heads = int(r.attention.heads.size());
+  const int head = std::clamp(state.selected_head, -1, heads - 1);
+  char preview[32];
+  if (head < 0) std::snprintf(preview, sizeof preview, "%s", tr("control.head.average"));
+  else std::snprintf(preview, sizeof preview, tr("view.head.fmt"), head);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  if (ImGui::BeginCombo(tr("control.head"), preview)) {
+    if (ImGui::Selectable(tr("control.head.average"), head < 0)) state.selected_head = -1;
+    for (int h = 0; h < heads; ++h) {
+      char label[32];
+      std::snprintf(label, sizeof label, tr("view.head.fmt"), h);
+      if (ImGui::Selectable(label, h == head)) state.selected_head = h;
+    }
+    ImGui::EndCombo();
+  }
+  record_control(state, "filter_head");
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(tr("filter.intro"));
+  ImGui::PopTextWrapPos();
+  fully_masked_note(r);
+  // Side by side where there is room, else one above the other (the view scrolls).
+  const float font = ImGui::GetFontSize();
+  int columns = 1;
+  const ImVec2 size = panel_grid(2, 2, font * 16, font * 14, &columns);
+  // Each in its own range (matplotlib's default): the band 0..1/2, attention its weights' min..max.
+  const Matrix filter = fixed_filter_of(r);
+  char attention_title[96];
+  std::snprintf(attention_title, sizeof attention_title, tr("filter.attention.fmt"),
+                head < 0 ? tr("control.head.average") : format(tr("view.head.fmt"), head).c_str());
+  filter_heatmap(state, "filter_fixed", "filter", -1, filter, 0.0f, kFixedFilterTaps[1], tr("filter.fixed.title"),
+                 tr("filter.fixed.help"), size);
+  if (columns > 1) ImGui::SameLine();
+  const WeightStats& stats = head < 0 ? r.average_summary.stats : r.summaries[std::size_t(head)].stats;
+  filter_heatmap(state, "filter_attention", head < 0 ? "average" : "weights", std::max(head, 0), head_weights(r, head),
+                 stats.min, stats.max, attention_title, tr("filter.attention.help"), size);
+}
+
+}  // namespace attn::ui
