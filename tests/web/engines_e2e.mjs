@@ -154,6 +154,18 @@ async function views(c, page, { url }) {
     c.check(shown === view && colours >= 32, `clicking the ${view} tab shows it, drawn (${colours} colours)`, shown);
     await checkPixels(c, lab, view, png);
   }
+  // Shuffle with the mouse: the tokens move, the weights without positions
+  // are the original's moved with them (the lab's measure), the heatmaps drawn.
+  await lab.click('tab_heatmaps');
+  const before = (await lab.state()).tokens;
+  await lab.click('shuffle');
+  const s = await lab.state();
+  const order = s.order?.order ?? [];
+  c.check(order.length === before.length && s.tokens.every((t, i) => t === before[order[i]]) &&
+          s.order.weights_without <= 1e-6 && s.order.weights_with > 1e-2,
+          'a click on "Shuffle the tokens" permutes them; without positions the weights only move with them',
+          JSON.stringify(s.order));
+  await checkPixels(c, lab, 'shuffled');
 }
 
 // ---- typing ---------------------------------------------------------------------------

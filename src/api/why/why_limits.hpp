@@ -8,7 +8,7 @@ namespace attn::api {
 
 struct WhyLimits {
   static constexpr int kMaxSteps = 100000;  // attention_cli why --steps, compute({why})
-  // The page trains about 16 steps a second beside its frames (docs/performance.md):
+  // The page trains about 15 steps a second beside its frames (docs/performance.md):
   // 2,000 steps is two minutes; longer runs are the CLI's.
   static constexpr int kPageMaxSteps = 2000;
   static constexpr int kDefaultSteps = 600;
