@@ -104,7 +104,8 @@ int recurrence(const CommandLine& line) {
   }
   const why::ExperimentSettings& e = settings.experiment;
   std::cout << "Copy the symbol " << (e.distance ? std::to_string(e.distance) : std::string("k (a mix of 1..64)"))
-            << " positions back (the convolution " << e.conv_layers << " layers deep): " << run.steps() << " Adam steps of batch " << e.batch << ", seed " << e.seed
+            << " positions back (the CNN " << e.conv_layers << " layers deep): " << run.steps()
+            << " Adam steps of batch " << e.batch << ", seed " << e.seed
             << "; held out:\n\n";
   print_reports(run);
   if (timing) {

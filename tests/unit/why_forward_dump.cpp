@@ -36,6 +36,21 @@ void print(const char* name, const std::vector<float>& v, bool last = false) {
   std::printf("]%s", last ? "" : ", ");
 }
 
+// A model's weights, then after its layer's own outputs the read-out's rows, targets, softmax and loss.
+void print_weights(const why::Model<float>& model) {
+  for (const why::Tensor& t : model.tensors)
+    print(t.name, std::vector<float>(model.params.begin() + std::ptrdiff_t(t.offset),
+                                     model.params.begin() + std::ptrdiff_t(t.offset + t.size)));
+}
+void print_readout(const why::Batch& batch, const why::Pass<float>& pass) {
+  print("rows", std::vector<float>(pass.rows.begin(), pass.rows.end()));
+  std::vector<float> targets;
+  for (const int r : pass.rows) targets.push_back(float(batch.targets[std::size_t(r)]));
+  print("targets", targets);
+  print("probs", pass.probs);
+  std::printf("\"loss\": %.9g}", pass.loss);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -80,17 +95,10 @@ int main(int argc, char** argv) {
     std::printf("%s\"%s\": {\"B\": %d, \"T\": %d, \"C\": %d, ", p == why::Projections::None ? "" : ", ",
                 why::projections_name(p), pass.B, pass.T, spec.width);
     print("x", pass.x);
-    for (const why::Tensor& t : model.tensors)
-      print(t.name, std::vector<float>(model.params.begin() + std::ptrdiff_t(t.offset),
-                                       model.params.begin() + std::ptrdiff_t(t.offset + t.size)));
+    print_weights(model);
     print("att", pass.att);
     print("out", pass.out);
-    print("rows", std::vector<float>(pass.rows.begin(), pass.rows.end()));
-    std::vector<float> targets;
-    for (const int r : pass.rows) targets.push_back(float(batch.targets[std::size_t(r)]));
-    print("targets", targets);
-    print("probs", pass.probs);
-    std::printf("\"loss\": %.9g}", pass.loss);
+    print_readout(batch, pass);
   }
   std::printf("}, \"cnn\": {");
   {
@@ -105,16 +113,9 @@ int main(int argc, char** argv) {
     why::forward(model, batch, pass);
     std::printf("\"B\": %d, \"T\": %d, \"C\": %d, \"layers\": %d, ", pass.B, pass.T, spec.width, spec.conv_layers);
     print("x", pass.x);
-    for (const why::Tensor& t : model.tensors)
-      print(t.name, std::vector<float>(model.params.begin() + std::ptrdiff_t(t.offset),
-                                       model.params.begin() + std::ptrdiff_t(t.offset + t.size)));
+    print_weights(model);
     print("conv", pass.conv);
-    print("rows", std::vector<float>(pass.rows.begin(), pass.rows.end()));
-    std::vector<float> targets;
-    for (const int r : pass.rows) targets.push_back(float(batch.targets[std::size_t(r)]));
-    print("targets", targets);
-    print("probs", pass.probs);
-    std::printf("\"loss\": %.9g}", pass.loss);
+    print_readout(batch, pass);
   }
   std::printf("}\n");
   return 0;

@@ -51,4 +51,21 @@ std::string token_label(const ExplorerResult& result, int index) {
   return std::to_string(index) + " '" + token + "'" + missing_glyphs_note(token);
 }
 
+void head_picker(AppState& state, int heads, const char* control_id) {
+  char preview[32];
+  if (state.selected_head < 0) std::snprintf(preview, sizeof preview, "%s", tr("control.head.average"));
+  else std::snprintf(preview, sizeof preview, tr("view.head.fmt"), state.selected_head);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  if (ImGui::BeginCombo(tr("control.head"), preview)) {
+    if (ImGui::Selectable(tr("control.head.average"), state.selected_head < 0)) state.selected_head = -1;
+    for (int h = 0; h < heads; ++h) {
+      char label[32];
+      std::snprintf(label, sizeof label, tr("view.head.fmt"), h);
+      if (ImGui::Selectable(label, state.selected_head == h)) state.selected_head = h;
+    }
+    ImGui::EndCombo();
+  }
+  record_control(state, control_id);
+}
+
 }  // namespace attn::ui

@@ -25,9 +25,6 @@ void filters_view(AppState& state);   // filters.cpp: the convolution's fixed fi
 void stats_view(AppState& state);     // stats.cpp: histograms and the statistics table
 void debug_view(AppState& state);     // debug.cpp: timings, config JSON, matrix dump
 
-// The fixed filter the filters view draws for a result (core/explorer/fixed_filter.hpp).
-Matrix fixed_filter_of(const ExplorerResult& r);
-
 // ---- order (order.cpp) ----------------------------------------------------------------
 // Shuffle and Original order, and what the shuffle showed (the set-up panel).
 void shuffle_controls(AppState& state);
@@ -69,6 +66,9 @@ struct StatsRow {
   std::string min, max, mean, mean_entropy;
 };
 std::vector<StatsRow> stats_table_text(const ExplorerResult& result);
+
+// The head combo (the average first): it sets state.selected_head; control_id names it in layout().
+void head_picker(AppState& state, int heads, const char* control_id);
 
 // The note shown when some query rows have every key masked (never NaN).
 void fully_masked_note(const ExplorerResult& result);

@@ -3,7 +3,6 @@
 // length, beside attention's weights, which the sentence itself decides. The
 // reader edits the sentence and sees the left stay and the right change.
 #include <algorithm>
-#include <cstdio>
 #include <string>
 
 #include "core/explorer/fixed_filter.hpp"
@@ -28,7 +27,7 @@ void filter_heatmap(AppState& state, const char* name, const char* source, int h
     entry.source = source;
     entry.head = head;
     plot::HeatmapSpec& spec = entry.spec = matrix_spec(values, lo, hi, state.head_colormap);
-    spec.row_labels = spec.col_labels = &r.tokens;
+    spec.row_labels = spec.col_labels = state.order_labels.size() == r.tokens.size() ? &state.order_labels : &r.tokens;
     spec.row_label_valid = spec.col_label_valid = &r.key_valid;
     spec.row_axis = tr("axis.query");
     spec.col_axis = tr("axis.key");
@@ -42,27 +41,11 @@ void filter_heatmap(AppState& state, const char* name, const char* source, int h
 
 }  // namespace
 
-// The filter matrix the view draws for a result: the band, for n tokens.
-Matrix fixed_filter_of(const ExplorerResult& r) { return convolution_matrix(int(r.tokens.size())); }
-
 void filters_view(AppState& state) {
   const ExplorerResult& r = *state.result;
   const int heads = int(r.attention.heads.size());
   const int head = std::clamp(state.selected_head, -1, heads - 1);
-  char preview[32];
-  if (head < 0) std::snprintf(preview, sizeof preview, "%s", tr("control.head.average"));
-  else std::snprintf(preview, sizeof preview, tr("view.head.fmt"), head);
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  if (ImGui::BeginCombo(tr("control.head"), preview)) {
-    if (ImGui::Selectable(tr("control.head.average"), head < 0)) state.selected_head = -1;
-    for (int h = 0; h < heads; ++h) {
-      char label[32];
-      std::snprintf(label, sizeof label, tr("view.head.fmt"), h);
-      if (ImGui::Selectable(label, h == head)) state.selected_head = h;
-    }
-    ImGui::EndCombo();
-  }
-  record_control(state, "filter_head");
+  head_picker(state, heads, "filter_head");
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextUnformatted(tr("filter.intro"));
   ImGui::PopTextWrapPos();
@@ -72,16 +55,14 @@ void filters_view(AppState& state) {
   int columns = 1;
   const ImVec2 size = panel_grid(2, 2, font * 16, font * 14, &columns);
   // Each in its own range (matplotlib's default): the band 0..1/2, attention its weights' min..max.
-  const Matrix filter = fixed_filter_of(r);
-  char attention_title[96];
-  std::snprintf(attention_title, sizeof attention_title, tr("filter.attention.fmt"),
-                head < 0 ? tr("control.head.average") : format(tr("view.head.fmt"), head).c_str());
-  filter_heatmap(state, "filter_fixed", "filter", -1, filter, 0.0f, kFixedFilterTaps[1], tr("filter.fixed.title"),
-                 tr("filter.fixed.help"), size);
+  const std::string attention_title =
+      format(tr("filter.attention.fmt"), head < 0 ? tr("control.head.average") : format(tr("view.head.fmt"), head).c_str());
+  filter_heatmap(state, "filter_fixed", "filter", -1, convolution_matrix(int(r.tokens.size())), 0.0f,
+                 kFixedFilterTaps[1], tr("filter.fixed.title"), tr("filter.fixed.help"), size);
   if (columns > 1) ImGui::SameLine();
   const WeightStats& stats = head < 0 ? r.average_summary.stats : r.summaries[std::size_t(head)].stats;
   filter_heatmap(state, "filter_attention", head < 0 ? "average" : "weights", std::max(head, 0), head_weights(r, head),
-                 stats.min, stats.max, attention_title, tr("filter.attention.help"), size);
+                 stats.min, stats.max, attention_title.c_str(), tr("filter.attention.help"), size);
 }
 
 }  // namespace attn::ui

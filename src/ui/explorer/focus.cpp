@@ -14,23 +14,6 @@
 namespace attn::ui {
 namespace {
 
-void head_picker(AppState& state, int heads) {
-  char preview[32];
-  if (state.selected_head < 0) std::snprintf(preview, sizeof preview, "%s", tr("control.head.average"));
-  else std::snprintf(preview, sizeof preview, tr("view.head.fmt"), state.selected_head);
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  if (ImGui::BeginCombo(tr("control.head"), preview)) {
-    if (ImGui::Selectable(tr("control.head.average"), state.selected_head < 0)) state.selected_head = -1;
-    for (int h = 0; h < heads; ++h) {
-      char label[32];
-      std::snprintf(label, sizeof label, tr("view.head.fmt"), h);
-      if (ImGui::Selectable(label, state.selected_head == h)) state.selected_head = h;
-    }
-    ImGui::EndCombo();
-  }
-  record_control(state, "focus_head");
-}
-
 void query_picker(AppState& state, int n) {
   const float slider_w = ImGui::GetFontSize() * 10;
   same_line_if_fits(slider_w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(tr("tip.query")).x);
@@ -86,7 +69,7 @@ void focus_view(AppState& state) {
   const ExplorerResult& r = *state.result;
   const int n = int(r.tokens.size()), heads = int(r.attention.heads.size());
   const int q = std::clamp(state.selected_query, 0, n - 1);
-  head_picker(state, heads);
+  head_picker(state, heads, "focus_head");
   query_picker(state, n);
   fully_masked_note(r);
   const int head = state.selected_head;
