@@ -47,6 +47,7 @@ TEST_CASE("poem lab: a model still being trained behind the page: its step of th
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <fstream>
@@ -58,11 +59,13 @@ TEST_CASE("poem lab: a model still being trained behind the page: its step of th
 #include <nlohmann/json.hpp>
 
 #include "api/poem/poem_session.hpp"
+#include "api/poem/sink_probe.hpp"
 #include "core/poem/corpus.hpp"
 #include "core/poem/poem_model.hpp"
 #include "core/base/rng.hpp"
 #include "ui/shell/app.hpp"
 #include "ui/state/export_requests.hpp"
+#include "ui/state/lab_state.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/poem/poem.hpp"
 #include "ui/state/poem_lab.hpp"
@@ -303,6 +306,42 @@ TEST_CASE("poem lab: the reader's own text is read when it changes; a text it ca
   state.poem.text = "月光";
   poem_update(state);
   CHECK(!state.poem.read_error.empty());
+}
+
+// The attention-sink probe from a URL field: the text read again without
+// <poem> (as the session reads it), the selected head's numbers from the two
+// readings (api/poem/sink_probe.hpp), in state() and in the sentence; off
+// again, nothing more is read.
+TEST_CASE("poem lab: the sink probe reads the text without <poem> and says where the head's weight went") {
+  AppState state;
+  make_ready(state);
+  state.poem.poem = -1;
+  state.poem.text = "床前明月光，疑是地上霜。";
+  CHECK(apply_url_query(state, "poem_start=none&poem_layer=0&poem_head=0").empty());
+  poem_update(state);
+  REQUIRE(state.poem.reading);
+  REQUIRE(state.poem.sink_reading);
+  CHECK(state.poem.sink_error.empty());
+  api::PoemReadingData expected;
+  REQUIRE(session()->read(state.poem.text, expected, "none") == "");
+  check_same_reading(*state.poem.sink_reading, expected);
+  api::SinkProbe p;
+  REQUIRE(api::sink_probe(*state.poem.reading, expected, true, 0, 0, p) == "");
+  const nlohmann::json s = poem_state_json(state.poem);
+  CHECK(s["start"] == "none");
+  CHECK(s["sink"]["first_before"].get<double>() == doctest::Approx(p.first_before));
+  CHECK(s["sink"]["loss_after"].get<double>() == doctest::Approx(p.loss_after));
+  const std::string sentence = poem_sink_text(state.poem);
+  char before[64];
+  std::snprintf(before, sizeof before, "Layer 1, head 1 puts %.0f %% of its weight on <poem>", p.first_before * 100);
+  CHECK(sentence.find(before) == 0);
+  CHECK(sentence.find("attention sink") != std::string::npos);
+  CHECK(apply_url_query(state, "poem_start=bad%20start").size() == 1);  // a note; the probe stays
+  CHECK(state.poem.sink_start == "none");
+  CHECK(apply_url_query(state, "poem_start=poem").empty());
+  poem_update(state);
+  CHECK_FALSE(state.poem.sink_reading);
+  CHECK(poem_sink_text(state.poem).empty());
 }
 
 TEST_CASE("poem lab: 续写 drawn a few characters a frame gives what attention_cli poem sample gives") {

@@ -813,6 +813,32 @@ TEST_CASE("poem session: read(\"床前明月光\") is <poem> and 5 characters, a
   check_reading_against_reference(m, r, ids_of(m, {"床", "前", "明", "月", "光"}));
 }
 
+// The attention-sink probe's readings (PoemSession::read's start): <poem>
+// left out, or another character in its place, against the plain loops on
+// those ids; and what cannot be probed says why.
+TEST_CASE("poem session: read with <poem> left out or replaced is the plain loops' reading of those ids") {
+  const PoemSession& s = loaded().session;
+  const poem::PoemModel& m = *s.model();
+  const std::vector<std::string> chars = {"床", "前", "明", "月", "光"};
+  PoemReadingData r;
+  REQUIRE(s.read("床前明月光", r, "none") == "");
+  CHECK(r.tokens == chars);
+  std::vector<int> ids = ids_of(m, chars);
+  ids.erase(ids.begin());
+  check_reading_against_reference(m, r, ids);
+  REQUIRE(s.read("床前明月光", r, "月") == "");
+  CHECK(r.tokens == std::vector<std::string>{"月", "床", "前", "明", "月", "光"});
+  ids = ids_of(m, chars);
+  ids[0] = m.vocab.id("月");
+  check_reading_against_reference(m, r, ids);
+  REQUIRE(s.read("床", r, "none") == "");
+  CHECK(r.tokens == std::vector<std::string>{"床"});
+  CHECK(s.read("床前", r, "月光").find("\"none\" or one character") != std::string::npos);
+  std::string long_text;
+  while (int(chars_of(long_text).size()) < m.config.context + 1) long_text += "春眠不觉晓";
+  CHECK(s.read(long_text, r, "none").find("left out already") != std::string::npos);
+}
+
 TEST_CASE("poem session: line breaks and characters the model never learned (read as <unk>, flagged)") {
   const PoemSession& s = loaded().session;
   const poem::PoemModel& m = *s.model();

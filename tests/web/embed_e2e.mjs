@@ -151,19 +151,35 @@ async function hostTest(c, page, labUrl) {
 // Counts, in every frame of a page, the work its scripts ask for: timer and
 // animation-frame callbacks run and messages received. Installed before any
 // script of the page runs, so no timer escapes it.
+// Also the timeouts set and not yet run or cleared (pending): a page is idle
+// only once those have run, however late a loaded machine runs them.
 function countWork() {
   const work = { timers: 0, frames: 0, messages: 0 };
+  const pending = new Set();
   window.attentionLabWork = work;
+  window.attentionLabPendingTimeouts = () => pending.size;
   const wrap = (name, key) => {
     const original = window[name].bind(window);
-    window[name] = (callback, ...rest) => original(typeof callback !== 'function' ? callback : (...args) => {
-      work[key]++;
-      return callback(...args);
-    }, ...rest);
+    window[name] = (callback, ...rest) => {
+      if (typeof callback !== 'function') return original(callback, ...rest);
+      let id = 0;
+      id = original((...args) => {
+        work[key]++;
+        if (name === 'setTimeout') pending.delete(id);
+        return callback(...args);
+      }, ...rest);
+      if (name === 'setTimeout') pending.add(id);
+      return id;
+    };
   };
   wrap('setTimeout', 'timers');
   wrap('setInterval', 'timers');
   wrap('requestAnimationFrame', 'frames');
+  const clear = window.clearTimeout.bind(window);
+  window.clearTimeout = (id) => {
+    pending.delete(id);
+    return clear(id);
+  };
   window.addEventListener('message', () => { work.messages++; }, true);
 }
 // Each figure's counts, by the id of its iframe (or of the element holding it).
@@ -184,10 +200,11 @@ async function textbookTest(c, page, url) {
   c.check(true, 'the three figures load');
   // Until the frames that scrolling asked for are drawn (a figure coming into
   // view or leaving it draws the settle frames after that event, no more),
-  // and every figure has the rest of its code and its accessible copy (they
-  // come after ready: web/main.js).
+  // every figure has the rest of its code and its accessible copy (they
+  // come after ready: web/main.js), and no timeout it set is still to run.
   const quiet = () => page.waitForFunction(() => Array.from(document.querySelectorAll('iframe'))
     .every((f) => f.contentWindow.attentionLabFrames?.stats().drawing === false &&
+                  f.contentWindow.attentionLabPendingTimeouts?.() === 0 &&
                   f.contentDocument.body.dataset.code === 'ready' && f.contentDocument.getElementById('a11y')?.dataset.version),
   null, { timeout: 60_000 });
   await page.evaluate(() => window.scrollTo(0, 0));

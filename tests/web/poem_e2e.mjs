@@ -470,6 +470,35 @@ async function outlines(c, lab, page, want) {
   await lab.page.evaluate((w) => window.attentionLab.set({ poem_layer: w.layer, poem_head: w.head, poem_query: w.query }), want);
 }
 
+// ---- 5b. the head that looks at the start ------------------------------------------------
+// The probe with the mouse: "without <poem>" from its list. The selected
+// head's weight on <poem> is its mean over the queries after the first in
+// compute({poem: {text}}) (computed here), the second reading is the text
+// without <poem>, and the copy says why ("attention sink"); then back to <poem>.
+async function sinkProbe(c, lab, page) {
+  await lab.click('poem_start');
+  await lab.click('poem_start_1');
+  await waitPoem(page, (q) => q.start === 'none' && !!q.sink, null, 10_000).catch(() => {});
+  const p = await poemState(lab);
+  const reading = await lab.compute({ poem: { text: p.text } });
+  const att = reading.layers?.[p.layer]?.heads?.[p.head] ?? [];
+  let first = 0;
+  for (let q = 1; q < att.length; ++q) first += att[q][0];
+  first /= Math.max(att.length - 1, 1);
+  c.check(p.start === 'none' && same(p.sink?.tokens, p.tokens.slice(1)) && Math.abs(p.sink.first_before - first) < 1e-5 &&
+          p.sink.loss_before > 0 && p.sink.loss_after > 0,
+          `"without <poem>" reads the text again without it; layer ${p.layer + 1} head ${p.head + 1} had ${(first * 100).toFixed(0)} % on <poem> (as compute() gives it)`,
+          JSON.stringify({ start: p.start, sink: p.sink && { ...p.sink, tokens: undefined }, first }));
+  const summary = await page.waitForFunction(() => (document.getElementById('a11y-summary')?.textContent ?? '').includes('attention sink'),
+                                             null, { timeout: 10_000 }).then(() => true).catch(() => false);
+  c.check(summary, 'the accessible copy explains the sink, with the numbers');
+  await lab.click('poem_start');
+  await lab.click('poem_start_0');
+  await waitPoem(page, (q) => q.start === 'poem' && !q.sink, null, 10_000).catch(() => {});
+  const off = await poemState(lab);
+  c.check(off.start === 'poem' && !off.sink, 'back to "<poem> first": no second reading', JSON.stringify(off.start));
+}
+
 // ---- 6. the URL --------------------------------------------------------------------
 async function urlRoundTrip(c, lab, page, url, want) {
   let params = null;
@@ -840,6 +869,7 @@ async function run(c, page, url) {
   await timed('typing', () => typing(c, lab, page, url));
   const want = await timed('cell click', () => clickCell(c, lab, page));
   if (want) await timed('outline', () => outlines(c, lab, page, want));
+  await timed('sink', () => sinkProbe(c, lab, page));
   if (want) {
     await timed('url', () => urlRoundTrip(c, lab, page, url, want));
     await timed('copy', () => mirror(c, lab, page, 'zh'));

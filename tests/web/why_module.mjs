@@ -88,27 +88,19 @@ export async function checkWhyView(c, lab, save) {
   c.check(asObject(await lab.state()).why.recurrence.step === 12, 'the recurrence run stays as it was meanwhile');
   c.check(rec.report.cnn && rec.summary.includes(`The CNN (4 layers of kernel 3) reaches 8 positions back: ${percent(rec.report.cnn.accuracy)} %`),
           'the CNN trains beside them, and the copy says how far it reaches, with its accuracy', rec.summary);
-  // The CNN's depth with the keyboard, as a reader sets a number: ctrl+click
-  // the slider (ImGui turns it into a text field), type 2, Enter: a fresh run
-  // whose CNN reaches 4 back.
+  // The CNN's depth with the mouse: a click at the slider's left end sets its
+  // least, 1 layer (reaching 2 back), and starts a fresh run.
   await lab.click('why_panel_0');
-  const slider = await lab.controlCentre('why_layers');
-  await lab.page.keyboard.down('Control');
-  await lab.page.mouse.move(slider.x, slider.y);
-  await lab.page.mouse.down();
-  await new Promise((ok) => setTimeout(ok, 60));
-  await lab.page.mouse.up();
-  await lab.page.keyboard.up('Control');
-  await lab.settled();
-  await lab.chord('Control', 'a');
-  await lab.page.keyboard.type('2', { delay: 20 });
-  await lab.chord('Enter');
+  const rect = await lab.controlRect('why_layers');
+  await lab.clickAt({ x: rect.x + 2, y: rect.y + rect.h / 2 });
   await untilWhy(lab.page, 'recurrence', 'ready');
-  const deeper = asObject(await lab.state()).why;
-  c.check(deeper.conv_layers === 2 && deeper.recurrence.step === 0 && deeper.recurrence.report?.conv_layers === 2 &&
-          (await lab.page.evaluate(() => window.attentionLab.get())).why_layers === 2,
-          'ctrl+click on the CNN layers slider and typing 2 starts a fresh run of a 2-layer CNN (why_layers=2 in the URL)',
-          JSON.stringify({ layers: deeper.conv_layers, step: deeper.recurrence.step, report: deeper.recurrence.report?.conv_layers }));
+  const shallower = asObject(await lab.state()).why;
+  const g = shallower.recurrence.report?.cnn?.gradient ?? [];
+  c.check(shallower.conv_layers === 1 && shallower.recurrence.step === 0 && shallower.recurrence.report?.conv_layers === 1 &&
+          g.length > 3 && g.slice(0, g.length - 3).every((v) => v === 0) && g[g.length - 3] > 0 &&
+          (await lab.page.evaluate(() => window.attentionLab.get())).why_layers === 1,
+          'a click at the left end of the CNN layers slider starts a fresh run of a 1-layer CNN: its gradient reaches 2 back, no further (why_layers=1 in the URL)',
+          JSON.stringify({ layers: shallower.conv_layers, step: shallower.recurrence.step, report: shallower.recurrence.report?.conv_layers }));
 }
 
 // Start, Pause, Step and Reset with the mouse on a run long enough to be

@@ -38,11 +38,24 @@ void counted_cells(const poem::PoemModel& model, const std::vector<int>& ids, Po
 }
 
 // model read on text, as the view draws it.
-std::string read_with(const poem::PoemModel& model, const std::string& text, PoemReadingData& out) {
+std::string read_with(const poem::PoemModel& model, const std::string& text, PoemReadingData& out,
+                      const std::string& start = "") {
   if (text.size() > PoemLimits::kMaxTextBytes)
     return "text: " + std::to_string(text.size()) + " bytes; at most " + std::to_string(PoemLimits::kMaxTextBytes);
   PoemWindow window;
   if (std::string e = poem_window(model, text, window); !e.empty()) return e;
+  if (!start.empty()) {  // the attention-sink probe: <poem> left out, or another token in its place
+    if (window.cut > 0) return "start: the text is longer than the model's context, so <poem> is left out already";
+    if (start == "none") {  // (poem_window refused an empty text: a character is left)
+      window.ids.erase(window.ids.begin());
+      window.shown.erase(window.shown.begin());
+    } else {
+      if (std::string e = utf8_error(start); !e.empty() || poem::utf8_chars(start).size() != 1)
+        return "start: \"none\" or one character, got \"" + (e.empty() ? start : e) + "\"";
+      window.ids[0] = model.vocab.id(start);
+      window.shown[0] = start;
+    }
+  }
   const poem::PoemReading reading = poem::read_tokens(model, window.ids);
   const std::size_t T = window.ids.size(), V = std::size_t(model.config.vocab);
   PoemReadingData d;
@@ -160,9 +173,9 @@ std::string PoemSession::load(const uint8_t* model_file, std::size_t size, std::
   return "";
 }
 
-std::string PoemSession::read(const std::string& text, PoemReadingData& out) const {
+std::string PoemSession::read(const std::string& text, PoemReadingData& out, const std::string& start) const {
   if (!model_) return "the poem model is not loaded";
-  return read_with(*model_, text, out);
+  return read_with(*model_, text, out, start);
 }
 
 std::string PoemSession::train_read(const std::string& text, PoemReadingData& out) const {
@@ -348,6 +361,16 @@ std::vector<uint8_t> PoemSession::serve(const uint8_t* request, std::size_t size
       if (!in.ok()) break;
       PoemReadingData d;
       if (std::string e = read(text, d); !e.empty()) return answer_error(e);
+      out.str("");
+      write_reading(out, d);
+      return std::move(out.bytes);
+    }
+    case PoemOp::ReadStart: {
+      const std::string text = in.str();
+      const std::string start = in.str();
+      if (!in.ok()) break;
+      PoemReadingData d;
+      if (std::string e = read(text, d, start); !e.empty()) return answer_error(e);
       out.str("");
       write_reading(out, d);
       return std::move(out.bytes);

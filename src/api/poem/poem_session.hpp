@@ -31,8 +31,11 @@ class PoemSession {
   // The model read on text: <poem>, then the text's characters; when there
   // are more than the context, the last `context` of them (<poem> is then
   // left out too, as in poem_json.hpp's poem_window). "" or why not (empty
-  // text, bad UTF-8).
-  std::string read(const std::string& text, PoemReadingData& out) const;
+  // text, bad UTF-8). start, the attention-sink probe: "" reads <poem>
+  // first as the model was trained; "none" leaves it out (the text's first
+  // character stands first); one character stands in its place. A text cut
+  // to the context has no <poem> to probe: an error says so.
+  std::string read(const std::string& text, PoemReadingData& out, const std::string& start = "") const;
 
   // A continuation of prompt, `length` characters at most, at the temperature
   // from the seed (core/poem/poem_model.hpp: sample): begun once, then drawn a

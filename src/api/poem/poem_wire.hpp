@@ -131,6 +131,7 @@ enum class PoemOp : uint32_t {
   Export = 9,       // file name, text, its PoemReadingData -> name, mime, bytes (api/poem/poem_export.hpp)
   TrainGradient = 10,  // -> step (u32), this replica's part: its shards' gradients (floats), their losses (floats)
   TrainJoin = 11,      // step, every replica's part in replica order (u32 count, then floats, floats each) -> PoemTraining
+  ReadStart = 12,      // text, start ("none" or one character in <poem>'s place; PoemSession::read) -> PoemReadingData
 };
 
 void write_summary(WireWriter& w, const PoemSummary& s);

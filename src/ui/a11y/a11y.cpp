@@ -273,6 +273,9 @@ void poem_controls(PageControls& controls, const AppState& state) {
     for (int t = 0; t < lab.reading->size(); ++t)
       query.option(std::to_string(t), std::to_string(t) + " " + poem_token_label(lab.reading->tokens[std::size_t(t)]));
   }
+  Control& start = add(controls, "poem_start", tr("poem.sink.title"), "select",
+                       quote(lab.sink_start.empty() ? "poem" : lab.sink_start));
+  for (const std::string& s : poem_starts()) start.option(quote(s.empty() ? "poem" : s), poem_start_label(s));
   add_placed(controls, state, ControlPlace::PoemContinue);
   add(controls, "poem_continue", tr(lab.sampling ? "poem.sample.stop" : "poem.sample.go"), "button", "null");
 }

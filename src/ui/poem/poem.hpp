@@ -29,6 +29,15 @@ std::string poem_token_label(const std::string& token);
 // language: "Layer 1, head 3: line boundary: 61 % of the weight on
 // punctuation, 4.4x its share" (layer and head counted from 1).
 std::string poem_head_sentence(const api::PoemHead& head);
+// The head that looks at the start (sink.cpp): the set-up panel's probe; the
+// model's heads that put a share of their weight on <poem>; what the probe
+// showed for the selected head, with its numbers ("" when it is off).
+void poem_sink_controls(AppState& state);
+// The probe's first tokens ("" as trained, "none", characters) and their labels.
+const std::vector<std::string>& poem_starts();
+std::string poem_start_label(const std::string& start);
+std::string poem_sink_heads_text(const PoemLab& lab);
+std::string poem_sink_text(const PoemLab& lab);
 // The load's state in words ("Loading the model: 1.2 of 1.9 MB", the error).
 std::string poem_load_text(const PoemLab& lab);
 

@@ -1,6 +1,7 @@
 // The learned-heads view in numbers, for state() (tests and host pages).
 #include <nlohmann/json.hpp>
 
+#include "api/poem/sink_probe.hpp"
 #include "ui/poem/poem.hpp"
 
 namespace attn::ui {
@@ -36,6 +37,18 @@ nlohmann::json poem_state_json(const PoemLab& lab) {
     out["held_out"] = lab.summary->held_out.size();
     out["default_poem"] = lab.summary->default_poem;
     if (lab.poem >= 0) out["title"] = poem_label(*lab.summary, lab.poem);
+  }
+  // The attention-sink probe: its start, and for the selected head what it measured.
+  out["start"] = lab.sink_start.empty() ? "poem" : lab.sink_start;
+  out["sink_error"] = lab.sink_error;
+  if (lab.reading && lab.sink_reading) {
+    api::SinkProbe p;
+    if (api::sink_probe(*lab.reading, *lab.sink_reading, lab.sink_start == "none", lab.layer, lab.head, p).empty())
+      out["sink"] = {{"first_before", p.first_before}, {"first_after", p.first_after},
+                     {"self_before", p.self_before}, {"self_after", p.self_after},
+                     {"gain_key", p.gain_key},     {"gain_token", p.gain_token}, {"gain", p.gain},
+                     {"loss_before", p.loss_before}, {"loss_after", p.loss_after},
+                     {"tokens", lab.sink_reading->tokens}};
   }
   if (lab.reading) {
     const api::PoemReadingData& r = *lab.reading;

@@ -138,6 +138,7 @@ void poem_setup_panel(AppState& state) {
   held_out_picker(state);
   ImGui::EndDisabled();
   continue_controls(state);
+  poem_sink_controls(state);
   training_controls(state);
   model_facts(lab);
 }

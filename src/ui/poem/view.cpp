@@ -422,6 +422,8 @@ void describe_poem(const AppState& state, A11yView& out) {
   // out took the page's thread 16 ms a time. It follows when training pauses.
   const bool table_waits = lab.show_trained && lab.training_running;
   if (table_waits) summary += " " + std::string(tr("poem.a11y.training_table"));
+  summary += " " + poem_sink_heads_text(lab);
+  if (const std::string sink = poem_sink_text(lab); !sink.empty()) summary += " " + sink;
   out.summary = summary;
   out.only_heatmap = table_waits ? A11yView::kNoHeatmap : "poem_l" + std::to_string(lab.layer) + "h" + std::to_string(lab.head);
   A11yTable next;

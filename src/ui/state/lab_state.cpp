@@ -10,6 +10,7 @@
 
 #include "api/explorer/explorer_json.hpp"
 #include "core/explorer/explorer_fields.hpp"
+#include "core/poem/corpus.hpp"
 #include "core/poem/gpt.hpp"
 #include "core/base/tokenizer.hpp"
 #include "ui/i18n/strings.hpp"
@@ -308,6 +309,18 @@ const std::vector<UiField>& ui_fields() {
          if (!value.is_boolean()) return "poem_outline: expected true or false, got " + api::describe(value);
          const bool on = value.get<bool>();
          *commit = [on](AppState& s) { s.poem.outline = on; };
+         return {};
+       }},
+      {"poem_start", false, "\"poem\", \"none\" or one character",
+       ATTN_DOC("The attention-sink probe: the text read again with <poem> left out (none) or a character in its "
+                "place, beside the reading as trained (poem: no probe)."),
+       [](const AppState& s) { return StateJson(s.poem.sink_start.empty() ? "poem" : s.poem.sink_start); },
+       [](const Json& value, bool, std::string*, Commit* commit) -> std::string {
+         const std::string text = value.is_string() ? value.get<std::string>() : "";
+         if (!value.is_string() || text.empty() || !utf8_error(text).empty() ||
+             (text != "poem" && text != "none" && poem::utf8_chars(text).size() != 1))
+           return "poem_start: expected \"poem\", \"none\" or one character, got " + api::describe(value);
+         *commit = [text](AppState& s) { s.poem.sink_start = text == "poem" ? "" : text; };
          return {};
        }},
       {"poem_text", true, "a string (UTF-8)", ATTN_DOC("The learned-heads view's own text, read when poem is -1."),

@@ -150,6 +150,35 @@ void read_text(AppState& state, const std::string& text) {
   take_reading(state, answer, error);
 }
 
+// The attention-sink probe's reading of the text (lab.sink_start), once per
+// text and start, by the shipped model (a model being trained is not probed).
+void read_sink(AppState& state, const std::string& text) {
+  PoemLab& lab = state.poem;
+  if (lab.sink_start.empty() || lab.read_trained) {
+    lab.sink_reading.reset();
+    lab.sink_error.clear();
+    lab.sink_read_key.clear();
+    return;
+  }
+  const std::string key = text + '\x1f' + lab.sink_start;
+  if (key == lab.sink_read_key) return;
+  lab.sink_read_key = key;
+  lab.sink_reading.reset();
+  api::WireWriter request;
+  request.u32(uint32_t(api::PoemOp::ReadStart));
+  request.str(text);
+  request.str(lab.sink_start);
+  std::vector<uint8_t> answer;
+  lab.sink_error = ask(lab, request, answer);
+  if (lab.sink_error.empty()) {
+    api::WireReader in = after_error(answer);
+    api::PoemReadingData reading = api::read_reading(in);
+    if (reading.tokens.empty()) lab.sink_error = "the poem model's answer was cut short";
+    else lab.sink_reading = std::move(reading);
+  }
+  mark_state_changed(state);
+}
+
 void sample_step(AppState& state) {
   PoemLab& lab = state.poem;
   api::WireWriter request;
@@ -354,6 +383,7 @@ void poem_update(AppState& state) {
   const bool stale = lab.read_again || (!lab.reading && lab.read_error.empty()) || text != lab.read_text ||
                      lab.read_trained != trained;
   if (stale && !lab.read_posted) read_text(state, text);
+  read_sink(state, text);
   if (lab.training_running && lab.corpus == ModuleLoad::Ready) {
     if (!lab.training) {
       if (!in_flight) reset_training(state);

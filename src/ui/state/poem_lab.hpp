@@ -76,6 +76,13 @@ struct PoemLab {
   bool read_again = false;   // the model changed: read the text again
   std::optional<api::PoemReadingData> reading;
   std::string read_error;    // e.g. the text is empty
+  // The attention-sink probe (api/poem/sink_probe.hpp): "" reads nothing more;
+  // "none" reads the text again without <poem>, one character with it in
+  // <poem>'s place, by the shipped model, beside `reading`.
+  std::string sink_start;
+  std::string sink_read_key;  // the text and start sink_reading (or sink_error) belong to
+  std::optional<api::PoemReadingData> sink_reading;
+  std::string sink_error;
   std::vector<Matrix> weights;  // reading's heads as matrices, [layer * heads + head]
   // Each head's largest weight after the first row (always 1 on <poem>): the top of its colour scale.
   std::vector<float> weights_hi;

@@ -514,6 +514,27 @@ constexpr StringEntry kEnglishViews[] = {
     {"poem.a11y.training_table", "While training runs, the selected head's table follows when it pauses."},
     {"poem.source.default.fmt", "Why this poem first: of the %d held-out poems that fit the model's window whole, on this one the named heads put the most weight on their patterns (%.0f %% on average)."},
     {"poem.probe", "Induction probe"},
+    {"poem.sink.title", "The head that looks at the start"},
+    {"poem.sink.help",
+     "Several heads put much of their weight on <poem>, the first position. Read the text again without it, or with "
+     "another character in its place, and see where the selected head's weight goes and what the change costs the "
+     "model's predictions."},
+    {"poem.sink.as_trained", "<poem> first (as trained)"},
+    {"poem.sink.none", "without <poem>"},
+    {"poem.sink.char.fmt", "\"%s\" in place of <poem>"},
+    {"poem.sink.head.fmt", "layer %d head %d (%.0f %%)"},
+    {"poem.sink.heads.fmt",
+     "This model's heads that look at the start (at least 15 %% of their weight on <poem>, over the held-out poems): %s."},
+    {"poem.sink.heads.none", "None of this model's heads puts 15 percent of its weight on <poem>."},
+    {"poem.sink.before.fmt", "Layer %d, head %d puts %.0f %% of its weight on <poem> in this text."},
+    {"poem.sink.after.fmt",
+     "%s, its weight grows most on \"%s\" (+%.0f points) and on each character itself (%+.0f points); the mean loss "
+     "goes from %.3f to %.3f nats."},
+    {"poem.sink.replaced.fmt", "The character in its place gets %.0f %%."},
+    {"poem.sink.why",
+     "Softmax must put each query's weight somewhere; a head with nothing to look for puts it on the start, always "
+     "there and always the same, where it costs the model nothing: an \"attention sink\"."},
+    {"poem.sink.trained", "The probe reads with the shipped model: hide your model to use it."},
     {"poem.probe.help", "Replaces the text with random characters repeated once. An induction head, on the second copy, looks at the character right after the same one in the first copy: a diagonal stripe one step right of the repeat. On poems it cannot show: nothing repeats."},
     {"poem.probe.look", "The induction probe: random characters, then the same again. Look at the second half's rows: an induction head lights the diagonal one step after the earlier copy (outlined). A previous-character head keeps its stripe next to the diagonal."},
     {"poem.outline", "Outline the cells its pattern counts"},
