@@ -600,6 +600,13 @@ async function poemView(c, page, { url }) {
   const tokens = await until(async () => (await poemState(lab)).tokens, ['<poem>', ...chars('床前明月光')]);
   c.check(same(tokens, ['<poem>', ...chars('床前明月光')]), 'typed Chinese is read by the poem model', JSON.stringify(tokens));
   await checkPixels(c, lab, 'learned heads, typed line');
+  // The sink probe picked with the mouse: the line read again without <poem>.
+  await lab.click('poem_start');
+  await lab.click('poem_start_1');
+  const sink = await until(async () => (await poemState(lab)).sink?.tokens, chars('床前明月光'), 10_000);
+  c.check(same(sink, chars('床前明月光')), '"without <poem>" reads the line again without it (the sink probe)', JSON.stringify(sink));
+  await lab.click('poem_start');
+  await lab.click('poem_start_0');
   // 续写 twice from the same prompt and seed: the same characters.
   const continued = [];
   for (let i = 0; i < 2; ++i) {
