@@ -51,6 +51,17 @@ std::string token_label(const ExplorerResult& result, int index) {
   return std::to_string(index) + " '" + token + "'" + missing_glyphs_note(token);
 }
 
+void weights_axes(const AppState& state, plot::HeatmapSpec& spec) {
+  const ExplorerResult& r = *state.result;
+  // Shuffled: each token with its original place, so the permutation can be followed.
+  spec.row_labels = spec.col_labels = state.order_labels.size() == r.tokens.size() ? &state.order_labels : &r.tokens;
+  spec.row_label_valid = spec.col_label_valid = &r.key_valid;
+  spec.row_axis = tr("axis.query");
+  spec.col_axis = tr("axis.key");
+  spec.value_name = tr("axis.weight");
+  spec.highlight_row = state.selected_query;
+}
+
 void head_picker(AppState& state, int heads, const char* control_id) {
   char preview[32];
   if (state.selected_head < 0) std::snprintf(preview, sizeof preview, "%s", tr("control.head.average"));

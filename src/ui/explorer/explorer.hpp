@@ -67,6 +67,10 @@ struct StatsRow {
 };
 std::vector<StatsRow> stats_table_text(const ExplorerResult& result);
 
+// A query x key weights heatmap's labels (the tokens, with their original
+// places when shuffled), axes, value name and the selected query's row.
+void weights_axes(const AppState& state, plot::HeatmapSpec& spec);
+
 // The head combo (the average first): it sets state.selected_head; control_id names it in layout().
 void head_picker(AppState& state, int heads, const char* control_id);
 

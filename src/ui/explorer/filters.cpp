@@ -19,7 +19,6 @@ const Matrix& head_weights(const ExplorerResult& r, int head) {
 
 void filter_heatmap(AppState& state, const char* name, const char* source, int head, const Matrix& values,
                     float lo, float hi, const char* title, const char* help, const ImVec2& size) {
-  const ExplorerResult& r = *state.result;
   if (begin_panel((std::string("##filter_") + name).c_str(), size, title, help, nullptr)) {
     HeatmapLayout entry;
     entry.name = name;
@@ -27,12 +26,7 @@ void filter_heatmap(AppState& state, const char* name, const char* source, int h
     entry.source = source;
     entry.head = head;
     plot::HeatmapSpec& spec = entry.spec = matrix_spec(values, lo, hi, state.head_colormap);
-    spec.row_labels = spec.col_labels = state.order_labels.size() == r.tokens.size() ? &state.order_labels : &r.tokens;
-    spec.row_label_valid = spec.col_label_valid = &r.key_valid;
-    spec.row_axis = tr("axis.query");
-    spec.col_axis = tr("axis.key");
-    spec.value_name = tr("axis.weight");
-    spec.highlight_row = state.selected_query;
+    weights_axes(state, spec);
     const plot::HeatmapCells cells = draw_heatmap(state, std::move(entry), ImVec2(0, 0));
     if (cells.clicked) state.selected_query = cells.hovered_row;
   }

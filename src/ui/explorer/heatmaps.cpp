@@ -45,13 +45,7 @@ void head_heatmap(AppState& state, int head, const ImVec2& size) {
   // matplotlib's imshow default: the colours span the data's own min..max.
   plot::HeatmapSpec& spec = entry.spec = matrix_spec(weights, summary.stats.min, summary.stats.max,
                                                      head < 0 ? state.average_colormap : state.head_colormap);
-  // Shuffled: each token with its original place, so the permutation can be followed.
-  spec.row_labels = spec.col_labels = state.order_labels.size() == r.tokens.size() ? &state.order_labels : &r.tokens;
-  spec.row_label_valid = spec.col_label_valid = &r.key_valid;
-  spec.row_axis = tr("axis.query");
-  spec.col_axis = tr("axis.key");
-  spec.value_name = tr("axis.weight");
-  spec.highlight_row = state.selected_query;
+  weights_axes(state, spec);
   if (state.cursor.shown && head == state.selected_head) {
     spec.cursor_row = state.selected_query;
     spec.cursor_col = state.cursor.key;
