@@ -36,6 +36,7 @@ import { PNG } from 'pngjs';
 import { ENGINES, missingPrograms, openBrowser } from './engines/index.mjs';
 import { sleep } from './engines/processes.mjs';
 import { Lab, READY_TIMEOUT_MS, checkPixels, press, sameMatrix } from './lab.mjs';
+import { phoneLayoutProblems } from './phone_layout.mjs';
 import { Checks, checkHeatmaps, countDistinctColours } from './pixels.mjs';
 import { serveDirectory } from './static_server.mjs';
 import { checkWhyModule, checkWhyView, WHY_VIEW_QUERY } from './why_module.mjs';
@@ -166,6 +167,41 @@ async function views(c, page, { url }) {
           'a click on "Shuffle the tokens" permutes them; without positions the weights only move with them',
           JSON.stringify(s.order));
   await checkPixels(c, lab, 'shuffled');
+}
+
+// ---- a phone ----------------------------------------------------------------------------
+// Every view at 390x844 in Chinese, picked with the mouse from the view list
+// that replaces the tabs there: screenshotted, its heatmaps' pixels checked,
+// and its layout() by the phone rules (phone_layout.mjs), as phone_e2e checks
+// them in Chromium at every phone size.
+// WebKit's MiniBrowser window is never narrower than about 447 CSS px (its
+// toolbar): there the section runs at the narrowest width it gets, and says so.
+async function phone(c, page, { url }) {
+  let size = { width: 390, height: 844 };
+  await page.setViewportSize(size).catch(async (e) => {
+    const [width, height] = await page.evaluate(() => [innerWidth, innerHeight]);
+    console.log(`[NOTE] phone: ${e.message}; the views are checked at ${width}x${height}`);
+    size = { width, height };
+  });
+  const lab = await open(page, url, '?lang=zh&debug=1');
+  for (const view of (await lab.state()).views.map((v) => v.id)) {
+    await lab.click('tab_combo');
+    await until(async () => Boolean((await lab.layout()).controls[`tab_${view}`]), true);
+    await lab.click(`tab_${view}`);
+    await page.mouse.move(size.width - 4, size.height - 4);  // off the view's help marks, as a finger lifts
+    if (view === 'poem') await until(async () => (await poemState(lab)).load, 'ready', 60_000);
+    if (view === 'why') await until(async () => (await lab.state()).why.load, 'ready', 60_000);
+    await lab.settled();
+    await lab.frames(3);  // the list closed in the page's last frame: on the screen too
+    const file = await page.screenshot();
+    await save(`phone_${view}`, file);
+    const png = PNG.sync.read(file);
+    c.check((await lab.state()).view === view && countDistinctColours(png) >= 24, `phone: picking ${view} from the list shows it, drawn`);
+    const { layout } = await checkPixels(c, lab, `phone ${view}`, png);
+    const problems = phoneLayoutProblems(layout, size);
+    c.check(problems.length === 0, `phone ${view}: nothing overlaps, nothing is cut, panels fit, cells >= 24 px`,
+            problems.slice(0, 6).join('\n    '));
+  }
 }
 
 // ---- typing ---------------------------------------------------------------------------
@@ -689,7 +725,7 @@ async function vitepress(c, page) {
   }
 }
 
-const SECTIONS = { load, views, typing, poem: poemView, 'quick taps': quickTaps, clipboard, zoom, url: urlState, embed, csp,
+const SECTIONS = { load, views, phone, typing, poem: poemView, 'quick taps': quickTaps, clipboard, zoom, url: urlState, embed, csp,
                    context: contextLoss, a11y, deferred: deferredCode, why: whyModule, vitepress };
 
 // ---- the run --------------------------------------------------------------------------

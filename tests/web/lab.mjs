@@ -159,8 +159,10 @@ export class Lab {
   // The screenshot decoded; the PNG file the browser encoded stays with it
   // (png.file), so saving it (pngFile) needs no second encoding: pngjs took
   // ~1 s for a 1920x1080 image, ~0.5 s for 1280x800, on the critical path.
-  async screenshot() {
-    const file = await this.page.screenshot({ type: 'png' });
+  // scale 'css': one pixel per CSS pixel on a page with device scale 2
+  // (layout()'s css_* then address it, as at scale 1).
+  async screenshot(scale = undefined) {
+    const file = await this.page.screenshot({ type: 'png', ...(scale ? { scale } : {}) });
     return Object.defineProperty(PNG.sync.read(file), 'file', { value: file });
   }
 }

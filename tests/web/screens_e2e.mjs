@@ -1,5 +1,5 @@
-// Screenshots to look at: the lab at 320x240, 700x450, 390x844 (a touch
-// phone) and 1920x1080, in the light and the dark theme, in Chinese (most
+// Screenshots to look at: the lab at 320x240, 700x450 and 1920x1080, in the
+// light and the dark theme (phones: phone_e2e.mjs, every view at four sizes), in Chinese (most
 // readers) with a Chinese sentence: the heatmaps, steps, Figure 4.1 and the
 // scaling lab. Each is checked as far as a program can: not blank, every
 // heatmap inside the window, heatmap pixels equal to compute(), and at each
@@ -13,8 +13,7 @@ import { join } from 'node:path';
 import { asObject, checkPixels, openLab, runBrowserTest, pngFile } from './lab.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2);
-const SIZES = [{ width: 320, height: 240 }, { width: 700, height: 450 }, { width: 390, height: 844, touch: true },
-  { width: 1920, height: 1080 }];
+const SIZES = [{ width: 320, height: 240 }, { width: 700, height: 450 }, { width: 1920, height: 1080 }];
 const VIEWS = ['heatmaps', 'steps', 'chapter', 'scaling'];
 const SENTENCE = '&text=%E6%88%91%E7%88%B1%E8%87%AA%E7%84%B6%E8%AF%AD%E8%A8%80%E5%A4%84%E7%90%86&d_model=16&heads=2&mask=causal';
 
@@ -31,10 +30,10 @@ function distinctColours(png) {
 // most of this test's time when it loaded all 32.
 const COMBOS = ['light', 'dark'].flatMap((theme) => VIEWS.map((view) => ({ theme, view })));
 
-// The sizes without touch share one browser (a fresh load at each size after
+// The sizes share one browser (a fresh load at each size after
 // setViewportSize; a browser's start, first page and close cost 2.5-3.5 s
-// more than a page load here); the phone (touch, isMobile) needs a context of its own.
-const GROUPS = [SIZES.filter((s) => !s.touch), SIZES.filter((s) => s.touch)];
+// more than a page load here).
+const GROUPS = [SIZES];
 const named = (size) => `${size.width}x${size.height}`;
 
 let failures = 0;
@@ -43,7 +42,6 @@ for (const group of GROUPS) {
     name: `screens_e2e ${group.map(named).join(', ')}`,
     logName: group.length > 1 ? 'screens' : `screens_${named(group[0])}`, webDir, artefactsDir,
     viewport: { width: group[0].width, height: group[0].height }, locale: 'zh-CN',
-    contextOptions: group[0].touch ? { hasTouch: true, isMobile: true } : {},
     run: async (c, page, url) => {
       for (const size of group) {
         const what = named(size);

@@ -13,6 +13,7 @@
 #include "ui/i18n/strings.hpp"
 #include "ui/state/records.hpp"
 #include "ui/widgets/panel.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
@@ -138,13 +139,13 @@ void stats_panel(AppState& state, const ImVec2& size) {
         const WeightStats& s = fig.head_stats[h];
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::Text("%d", int(h));  // the column header already says "head"
+        ui::textf("%d", int(h));  // the column header already says "head"
         ImGui::TableNextColumn();
-        ImGui::Text("%.4f", double(s.min));
+        ui::textf("%.4f", double(s.min));
         ImGui::TableNextColumn();
-        ImGui::Text("%.4f", double(s.max));
+        ui::textf("%.4f", double(s.max));
         ImGui::TableNextColumn();
-        ImGui::Text("%.4f", double(s.mean));
+        ui::textf("%.4f", double(s.mean));
       }
       ImGui::EndTable();
     }
@@ -172,7 +173,7 @@ void top_keys_panel(AppState& state, const ImVec2& size) {
       for (std::size_t q = 0; q < fig.top_keys.size(); ++q) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(fig.tokens[q].c_str());
+        ui::text(fig.tokens[q].c_str());
         for (int key : fig.top_keys[q]) {
           ImGui::TableNextColumn();
           char cell[64];
@@ -180,7 +181,7 @@ void top_keys_panel(AppState& state, const ImVec2& size) {
                         double(average(Eigen::Index(q), key)));
           // Narrow windows keep the key and drop its weight rather than clip both.
           const bool fits = ImGui::CalcTextSize(cell).x <= ImGui::GetContentRegionAvail().x;
-          ImGui::TextUnformatted(fits ? cell : fig.tokens[std::size_t(key)].c_str());
+          ui::text(fits ? cell : fig.tokens[std::size_t(key)].c_str());
         }
       }
       ImGui::EndTable();
@@ -228,8 +229,8 @@ void fig41_panels(AppState& state) {
   help_marker(tr("control.fig41_shared_scale.help"));
   if (!low) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", subtitle);
-    for (const std::string& note : notes) ImGui::TextDisabled("%s", note.c_str());
+    ui::text_disabled("%s", subtitle);
+    for (const std::string& note : notes) ui::text_disabled("%s", note.c_str());
     ImGui::PopTextWrapPos();
   }
   // A 3-over-3 grid: the three heatmaps on top (they need the height), the
@@ -241,7 +242,9 @@ void fig41_panels(AppState& state) {
   const bool narrow = avail.x < font * 55;
   const float gap_x = style.ItemSpacing.x, gap_y = style.ItemSpacing.y;
   const float third = std::max(1.0f, std::floor((avail.x - 2 * gap_x) / 3.0f));
-  const int heat_columns = avail.x >= font * 48 ? 3 : avail.x >= font * 30 ? 2 : 1;
+  // On a phone: one heatmap to a row upright, two on its side, each panel as tall as its content.
+  const bool stacked = stacked_layout();
+  const int heat_columns = stacked ? std::min(stacked_columns(3), 2) : avail.x >= font * 48 ? 3 : avail.x >= font * 30 ? 2 : 1;
   const int heat_rows = (3 + heat_columns - 1) / heat_columns;
   const float heat_w = heat_columns == 3 ? third
                                          : std::max(1.0f, std::floor((avail.x - gap_x * float(heat_columns - 1)) / float(heat_columns)));
@@ -250,7 +253,8 @@ void fig41_panels(AppState& state) {
   // to a row: square cells under title and formula, never taller than the view.
   float top_h = std::max(1.0f, std::floor(std::min((avail.y - gap_y) * 0.6f, third)));
   if (narrow) top_h = std::max(top_h, std::min(font * 17, avail.y));
-  const float heat_h = heat_columns == 3 ? top_h
+  const float heat_h = stacked              ? stacked_max_height()
+                       : heat_columns == 3 ? top_h
                                          : std::max(std::min(std::clamp(heat_w + font * 5, font * 17, font * 30), avail.y), font * 8);
   const bool tables_side_by_side = avail.x >= font * 40;
   const float tables = !narrow ? 0 : tables_side_by_side ? gap_y + font * 16 : 2 * (gap_y + font * 16);

@@ -8,6 +8,7 @@
 #include "ui/i18n/strings.hpp"
 #include "ui/state/text_in_use.hpp"
 #include "ui/widgets/theme.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 
@@ -32,7 +33,7 @@ void fully_masked_note(const ExplorerResult& result) {
   // softmax of a row of -inf is 0/0: the core returns all-zero weights instead
   // of NaN, and the reader is told why those rows are empty.
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().notice));
-  ImGui::TextWrapped(tr("view.fully_masked.fmt"), int(result.fully_masked_queries.size()));
+  ui::text_wrapped(tr("view.fully_masked.fmt"), int(result.fully_masked_queries.size()));
   ImGui::PopStyleColor();
 }
 

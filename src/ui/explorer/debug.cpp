@@ -4,15 +4,17 @@
 #include "api/explorer/explorer_json.hpp"
 #include "ui/explorer/explorer.hpp"
 #include "ui/i18n/strings.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 
 void debug_view(AppState& state) {
-  ImGui::Text(tr("debug.timing.fmt"), state.compute_ms, state.frame_ms);
-  ImGui::Text("%s", tr("debug.config"));
+  ImGui::PushTextWrapPos(0.0f);  // a phone's width wraps every line rather than cut it
+  ui::textf(tr("debug.timing.fmt"), state.compute_ms, state.frame_ms);
+  ui::textf("%s", tr("debug.config"));
   // Wrapped text rather than a read-only text box: ImGui 1.86 text boxes do not wrap.
   ImGui::BeginChild("##config_json", ImVec2(-1, ImGui::GetTextLineHeightWithSpacing() * 6), true);
-  ImGui::TextWrapped("%s", api::print_explorer_config(state.config).c_str());
+  ui::text_wrapped("%s", api::print_explorer_config(state.config).c_str());
   ImGui::EndChild();
   // Every matrix as JSON is ~40 bytes a weight: past a million weights the
   // text (and in the browser its copy as a download) risks running out of memory.
@@ -26,7 +28,8 @@ void debug_view(AppState& state) {
   if (ImGui::Button(tr("debug.dump"))) state.dump_request = api::print_explorer_result(*state.result);
   ImGui::EndDisabled();
   record_control(state, "debug_dump");
-  ImGui::TextDisabled("%s", tr(weights > kMaxDumpWeights ? "debug.dump.too_big" : "debug.dumped"));
+  ui::text_disabled("%s", tr(weights > kMaxDumpWeights ? "debug.dump.too_big" : "debug.dumped"));
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace attn::ui

@@ -8,6 +8,7 @@
 #include "core/explorer/fixed_filter.hpp"
 #include "ui/explorer/explorer.hpp"
 #include "ui/i18n/strings.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
@@ -41,7 +42,7 @@ void filters_view(AppState& state) {
   const int head = std::clamp(state.selected_head, -1, heads - 1);
   head_picker(state, heads, "filter_head");
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(tr("filter.intro"));
+  ui::text(tr("filter.intro"));
   ImGui::PopTextWrapPos();
   fully_masked_note(r);
   // Side by side where there is room, else one above the other (the view scrolls).

@@ -10,6 +10,7 @@
 #include "ui/i18n/strings.hpp"
 #include "ui/widgets/panel.hpp"
 #include "ui/widgets/theme.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
@@ -26,7 +27,7 @@ void values_table(const ExplorerResult& r, int head, int q) {
   const HeadResult& h = r.attention.heads[std::size_t(head)];
   const int d = int(h.V.cols());
   const int shown = std::min(d, 6);  // a few dimensions keep the table readable
-  ImGui::TextDisabled(tr("focus.dims.fmt"), shown, d);
+  ui::text_disabled(tr("focus.dims.fmt"), shown, d);
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("##values", 2 + shown, flags, ImVec2(0, 0))) return;
@@ -40,25 +41,25 @@ void values_table(const ExplorerResult& r, int head, int q) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     const bool masked = !h.allowed(q, k);
-    if (masked) ImGui::TextDisabled("%s", token_label(r, k).c_str());
-    else ImGui::TextUnformatted(token_label(r, k).c_str());
+    if (masked) ui::text_disabled("%s", token_label(r, k).c_str());
+    else ui::text(token_label(r, k).c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("%.4f", double(h.weights(q, k)));
+    ui::textf("%.4f", double(h.weights(q, k)));
     for (int j = 0; j < shown; ++j) {
       ImGui::TableNextColumn();
-      ImGui::Text("%.3f", double(h.V(k, j)));
+      ui::textf("%.3f", double(h.V(k, j)));
     }
   }
   // The sum the rows above make: this query's output row.
   ImGui::TableNextRow();
   ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, current_palette().highlight_row_bg);
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(tr("focus.output"));
+  ui::text(tr("focus.output"));
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted("");
+  ui::text("");
   for (int j = 0; j < shown; ++j) {
     ImGui::TableNextColumn();
-    ImGui::Text("%.3f", double(h.output(q, j)));
+    ui::textf("%.3f", double(h.output(q, j)));
   }
   ImGui::EndTable();
 }
@@ -98,7 +99,7 @@ void focus_view(AppState& state) {
   end_panel();
   if (begin_panel("##focus_values", ImVec2(avail.x, values_h), tr("focus.values.title"), tr("focus.help"),
                   tr("focus.values.formula"))) {
-    if (head < 0) ImGui::TextWrapped("%s", tr("focus.values.average"));
+    if (head < 0) ui::text_wrapped("%s", tr("focus.values.average"));
     else values_table(r, head, q);
   }
   end_panel();

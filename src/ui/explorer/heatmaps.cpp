@@ -7,24 +7,25 @@
 #include "ui/explorer/explorer.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/widgets/panel.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
 
 // Tooltip of cell (q, k) of head h (-1: the average).
 void cell_tooltip(const ExplorerResult& r, int head, int q, int k) {
-  ImGui::Text("%s: %s", tr("tip.query"), token_label(r, q).c_str());
-  ImGui::Text("%s: %s", tr("tip.key"), token_label(r, k).c_str());
+  ui::textf("%s: %s", tr("tip.query"), token_label(r, q).c_str());
+  ui::textf("%s: %s", tr("tip.key"), token_label(r, k).c_str());
   if (head < 0) {
-    ImGui::Text("%s: %.4f", tr("tip.weight"), double(r.attention.average_weights(q, k)));
-    ImGui::TextDisabled("%s", tr("tip.average_note"));
+    ui::textf("%s: %.4f", tr("tip.weight"), double(r.attention.average_weights(q, k)));
+    ui::text_disabled("%s", tr("tip.average_note"));
     return;
   }
   const HeadResult& h = r.attention.heads[std::size_t(head)];
-  ImGui::Text("%s: %.4f", tr("tip.raw"), double(h.raw_scores(q, k)));
-  ImGui::Text("%s: %.4f", tr("tip.scaled"), double(h.scaled_scores(q, k)));
-  ImGui::Text("%s: %.4f", tr("tip.weight"), double(h.weights(q, k)));
-  if (!h.allowed(q, k)) ImGui::TextDisabled("%s", tr("tip.masked"));
+  ui::textf("%s: %.4f", tr("tip.raw"), double(h.raw_scores(q, k)));
+  ui::textf("%s: %.4f", tr("tip.scaled"), double(h.scaled_scores(q, k)));
+  ui::textf("%s: %.4f", tr("tip.weight"), double(h.weights(q, k)));
+  if (!h.allowed(q, k)) ui::text_disabled("%s", tr("tip.masked"));
 }
 
 void head_heatmap(AppState& state, int head, const ImVec2& size) {
@@ -33,8 +34,8 @@ void head_heatmap(AppState& state, int head, const ImVec2& size) {
   if (head < 0) std::snprintf(title, sizeof title, "%s", tr("view.average"));
   else std::snprintf(title, sizeof title, tr("view.head.fmt"), head);
   ImGui::PushID(head);
-  ImGui::BeginChild("##panel", size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-  ImGui::TextUnformatted(title);
+  begin_fitted_child("##panel", size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  ui::text(title);
   HeatmapLayout entry;
   entry.name = head < 0 ? "average" : "head" + std::to_string(head);
   entry.title = title;
@@ -68,7 +69,7 @@ void head_heatmap(AppState& state, int head, const ImVec2& size) {
     state.cursor.key = cells.hovered_col;  // the keyboard carries on from the clicked cell
     state.selected_head = head;
   }
-  ImGui::EndChild();
+  end_fitted_child();
   ImGui::PopID();
 }
 
@@ -77,7 +78,7 @@ void head_heatmap(AppState& state, int head, const ImVec2& size) {
 void heatmaps_view(AppState& state) {
   const ExplorerResult& r = *state.result;
   const int heads = int(r.attention.heads.size());
-  ImGui::TextUnformatted(selected_query_text(r, state.selected_query).c_str());
+  ui::text(selected_query_text(r, state.selected_query).c_str());
   ImGui::SameLine();
   help_marker(tr("view.heatmaps.help"));
   // Too many tokens for the pixels, or zoomed in: say which window is shown.
@@ -89,7 +90,7 @@ void heatmaps_view(AppState& state) {
     std::snprintf(window, sizeof window, tr("view.window.fmt"), w.row0, w.row0 + w.rows - 1, w.col0,
                   w.col0 + w.cols - 1, n);
     same_line_if_fits(ImGui::CalcTextSize(window).x);
-    ImGui::TextDisabled("%s", window);
+    ui::text_disabled("%s", window);
   }
   if (state.zoom.zoom > 1.0f) {
     same_line_if_fits(ImGui::CalcTextSize(tr("view.zoom.reset")).x + ImGui::GetStyle().FramePadding.x * 2);

@@ -10,6 +10,7 @@
 #include "ui/i18n/strings.hpp"
 #include "ui/widgets/panel.hpp"
 #include "ui/widgets/theme.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 
@@ -17,7 +18,7 @@ void lines_view(AppState& state) {
   const ExplorerResult& r = *state.result;
   const int n = int(r.tokens.size()), heads = int(r.attention.heads.size());
   state.lines_head_visible.resize(std::size_t(heads), true);
-  ImGui::TextUnformatted(tr("lines.title"));
+  ui::text(tr("lines.title"));
   ImGui::SameLine();
   help_marker(tr("lines.help"));
   // One checkbox per head, in the head's colour.
@@ -38,7 +39,7 @@ void lines_view(AppState& state) {
   int visible_heads = 0;
   for (int h = 0; h < heads; ++h) visible_heads += state.lines_head_visible[std::size_t(h)] ? 1 : 0;
   const bool only_selected = double(n) * n * std::max(visible_heads, 1) > 40000.0;
-  if (only_selected) ImGui::TextDisabled("%s", tr("lines.only_selected"));
+  if (only_selected) ui::text_disabled("%s", tr("lines.only_selected"));
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   ImGui::InvisibleButton("##lines", ImVec2(std::max(avail.x, 1.0f), std::max(avail.y, 1.0f)));

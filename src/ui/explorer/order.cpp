@@ -9,6 +9,7 @@
 #include "ui/explorer/explorer.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/state/controls.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
@@ -25,7 +26,7 @@ std::string order_places(const OrderCheck& o) {
 void shuffle_controls(AppState& state) {
   ExplorerConfig& c = state.config;
   const ControlRow& row = control_row("shuffle");
-  ImGui::TextUnformatted(tr(row.label_key));
+  ui::text(tr(row.label_key));
   ImGui::SameLine();
   help_marker(tr(row.help_key));
   // Each press draws another order (the next seed); 0 is the sentence's own.
@@ -39,14 +40,14 @@ void shuffle_controls(AppState& state) {
   if (!state.result || state.result->config.shuffle == 0) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   if (!state.order_check) {
-    ImGui::TextWrapped("%s", state.order_error.c_str());
+    ui::text_wrapped("%s", state.order_error.c_str());
     ImGui::PopStyleColor();
     return;
   }
   // The numbers in a table, not in the sentence: ImGui wraps Chinese text
   // anywhere, a number's decimal point included.
   const OrderCheck& o = *state.order_check;
-  ImGui::TextWrapped("%s", format(tr("order.shuffled.fmt"), order_places(o).c_str()).c_str());
+  ui::text_wrapped("%s", format(tr("order.shuffled.fmt"), order_places(o).c_str()).c_str());
   if (ImGui::BeginTable("##order", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn(tr("order.table.corner"));
     ImGui::TableSetupColumn(tr("order.table.weights"));
@@ -60,16 +61,16 @@ void shuffle_controls(AppState& state) {
     for (const auto& r : rows) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(tr(r.key));
+      ui::text(tr(r.key));
       ImGui::TableNextColumn();
-      ImGui::Text("%.2g", r.weights);
+      ui::textf("%.2g", r.weights);
       ImGui::TableNextColumn();
-      ImGui::Text("%.2g", r.outputs);
+      ui::textf("%.2g", r.outputs);
     }
     ImGui::EndTable();
   }
-  ImGui::TextWrapped("%s", tr("order.conclusion"));
-  if (o.mask_orders) ImGui::TextWrapped("%s", tr("order.mask"));
+  ui::text_wrapped("%s", tr("order.conclusion"));
+  if (o.mask_orders) ui::text_wrapped("%s", tr("order.mask"));
   ImGui::PopStyleColor();
 }
 

@@ -11,13 +11,14 @@
 #include "ui/state/presets.hpp"
 #include "ui/widgets/panel.hpp"
 #include "ui/widgets/theme.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
 
 void sentence_box(AppState& state) {
   const ControlRow& sentence = control_row("text");
-  ImGui::TextUnformatted(tr(sentence.label_key));
+  ui::text(tr(sentence.label_key));
   ImGui::SameLine();
   help_marker(tr(sentence.help_key));
   ImGui::SetNextItemWidth(-1);
@@ -37,12 +38,12 @@ void sentence_box(AppState& state) {
     }
   }
   record_control(state, "sentence");
-  if (state.config.input == Input::Figure41) ImGui::TextWrapped("%s", tr("setup.input.fig41"));
-  if (state.config.input == Input::Causal) ImGui::TextWrapped("%s", tr("setup.input.causal"));
+  if (state.config.input == Input::Figure41) ui::text_wrapped("%s", tr("setup.input.fig41"));
+  if (state.config.input == Input::Causal) ui::text_wrapped("%s", tr("setup.input.causal"));
 }
 
 void preset_buttons(AppState& state) {
-  ImGui::TextUnformatted(tr("setup.presets"));
+  ui::text(tr("setup.presets"));
   for (const Preset& preset : presets()) {
     // Long labels are cut to the panel width; the tooltip shows the whole
     // label and the sentence the preset loads.
@@ -51,8 +52,8 @@ void preset_buttons(AppState& state) {
     record_control(state, "preset_" + preset.id);
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
-      ImGui::TextUnformatted(tr(preset.label_key.c_str()));
-      if (preset.config.input == Input::Text) ImGui::TextDisabled("%s", preset.config.text.c_str());
+      ui::text(tr(preset.label_key.c_str()));
+      if (preset.config.input == Input::Text) ui::text_disabled("%s", preset.config.text.c_str());
       ImGui::EndTooltip();
     }
   }
@@ -86,14 +87,14 @@ void size_controls(AppState& state) {
   record_control(state, "heads_plus");
   ImGui::PopButtonRepeat();
   ImGui::SameLine(0, spacing);
-  ImGui::TextUnformatted(tr(heads.label_key));
+  ui::text(tr(heads.label_key));
 
   // heads must divide d_model: say so and offer the nearest counts that do.
   if (c.input == Input::Text && c.heads > 0 && c.d_model % c.heads != 0) {
     int below = 0, above = 0;
     nearest_valid_heads(c.d_model, c.heads, below, above);
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().error));
-    ImGui::TextWrapped(tr("setup.heads.invalid.fmt"), c.heads, c.d_model);
+    ui::text_wrapped(tr("setup.heads.invalid.fmt"), c.heads, c.d_model);
     ImGui::PopStyleColor();
     const int options[2] = {below, above};
     const char* names[2] = {"heads_use_below", "heads_use_above"};
@@ -156,18 +157,18 @@ void scoring_controls(AppState& state) {
   record_control(state, projection.field);
   if (c.projection == Projection::Trained) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped(tr("setup.trained.fmt"), c.trained_steps,
+    ui::text_wrapped(tr("setup.trained.fmt"), c.trained_steps,
                        tr(c.trained_scaled ? "setup.trained.scaled" : "setup.trained.raw"),
                        double(c.trained_learning_rate));
     ImGui::PopStyleColor();
   }
   int steps = 0, target = 0;
-  if (retraining_progress(state, &steps, &target)) ImGui::TextWrapped(tr("setup.retraining.fmt"), steps, target);
+  if (retraining_progress(state, &steps, &target)) ui::text_wrapped(tr("setup.retraining.fmt"), steps, target);
   // The modes' one-line meaning, as a tooltip: the panel is narrow at 800 px.
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    ImGui::TextUnformatted(tr(projection.help_key));
+    ui::text(tr(projection.help_key));
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -196,13 +197,13 @@ void mask_controls(AppState& state) {
   }
   record_control(state, mask.field);
   draw_placed_controls(state, ControlPlace::ExplorerMask);  // the pads, with a padding mask
-  if (c.mask == Mask::Kind::Custom) ImGui::TextWrapped("%s", tr("setup.custom.note"));
+  if (c.mask == Mask::Kind::Custom) ui::text_wrapped("%s", tr("setup.custom.note"));
 }
 
 }  // namespace
 
 void setup_panel(AppState& state) {
-  ImGui::TextUnformatted(tr("setup.title"));
+  ui::text(tr("setup.title"));
   ImGui::SameLine();
   help_marker(tr("setup.help"));
   sentence_box(state);
@@ -218,7 +219,7 @@ void setup_panel(AppState& state) {
   if (!state.error.empty()) {
     // The last good result stays on screen; this says why the change did not apply.
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().error));
-    ImGui::TextWrapped("%s %s", tr("setup.error"), state.error.c_str());
+    ui::text_wrapped("%s %s", tr("setup.error"), state.error.c_str());
     ImGui::PopStyleColor();
   }
   record_control(state, "error");
@@ -227,7 +228,7 @@ void setup_panel(AppState& state) {
     // A big recompute is spread over frames: say so (the controls keep working).
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     // The first result of a page has no last result to keep on screen.
-    ImGui::TextWrapped(tr(state.result ? "setup.pending.fmt" : "setup.pending.first.fmt"), progress.heads_done, progress.heads, progress.percent());
+    ui::text_wrapped(tr(state.result ? "setup.pending.fmt" : "setup.pending.first.fmt"), progress.heads_done, progress.heads, progress.percent());
     ImGui::PopStyleColor();
     record_control(state, "pending");
   }
@@ -238,7 +239,7 @@ void setup_panel(AppState& state) {
     char summary[96];
     std::snprintf(summary, sizeof summary, tr("setup.tokens.fmt"), n, heads, d_head);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", summary);
+    ui::text_wrapped("%s", summary);
     ImGui::PopStyleColor();
   }
   ImGui::Separator();

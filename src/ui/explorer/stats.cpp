@@ -11,6 +11,7 @@
 #include "ui/explorer/explorer.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/widgets/panel.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
@@ -18,7 +19,7 @@ namespace {
 void histogram_plot(const ExplorerResult& r) {
   // Sixteen legend rows would cover the bars: many heads get a note instead.
   const bool legend = r.attention.heads.size() <= 8;
-  if (!legend) ImGui::TextDisabled("%s", tr("stats.hist.no_legend"));
+  if (!legend) ui::text_disabled("%s", tr("stats.hist.no_legend"));
   if (!plot::BeginPlot("##explorer_histograms", ImVec2(0, 0), legend ? 0 : plot::PlotFlags_NoLegend)) return;
   plot::SetupAxes(tr("axis.weight"), tr("axis.count"));
   for (std::size_t h = 0; h < r.attention.heads.size(); ++h) {
@@ -50,7 +51,7 @@ void stats_table(AppState& state) {
     const std::string* cells[] = {&row.head, &row.min, &row.max, &row.mean, &row.mean_entropy};
     for (const std::string* cell : cells) {
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(*cell == "avg" ? tr("table.avg") : cell->c_str());
+      ui::text(*cell == "avg" ? tr("table.avg") : cell->c_str());
     }
   }
   ImGui::EndTable();
@@ -74,7 +75,7 @@ void stats_view(AppState& state) {
   // binned here, usually all within this frame.
   const bool binned = fill_result_histograms(state);
   if (begin_panel("##stats_hist", hist_size, tr("stats.hist.title"), tr("panel.hist.help"), nullptr)) {
-    if (!binned) ImGui::TextDisabled("%s", tr("stats.hist.pending"));
+    if (!binned) ui::text_disabled("%s", tr("stats.hist.pending"));
     histogram_plot(*state.result);
   }
   end_panel();

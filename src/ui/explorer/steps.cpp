@@ -14,6 +14,8 @@
 #include "ui/explorer/explorer.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/widgets/theme.hpp"
+#include "ui/widgets/panel.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
@@ -33,13 +35,13 @@ struct Step {
 void step_panel(AppState& state, const Step& step, int head, const ImVec2& size) {
   const ExplorerResult& r = *state.result;
   ImGui::PushID(step.name);
-  ImGui::BeginChild("##step", size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  begin_fitted_child("##step", size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   // Formula in the chapter's blue, wrapped so narrow panels never clip it.
   ImGui::PushTextWrapPos(0.0f);
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().formula));
-  ImGui::TextUnformatted(tr(step.title_key));
+  ui::text(tr(step.title_key));
   ImGui::PopStyleColor();
-  ImGui::TextDisabled("%s", tr(step.help_key));
+  ui::text_disabled("%s", tr(step.help_key));
   ImGui::PopTextWrapPos();
   HeatmapLayout entry;
   entry.name = std::string("steps_") + step.name;
@@ -61,7 +63,7 @@ void step_panel(AppState& state, const Step& step, int head, const ImVec2& size)
   spec.highlight_row = state.selected_query;
   const plot::HeatmapCells cells = draw_heatmap(state, std::move(entry), ImVec2(0, 0));
   if (cells.clicked) state.selected_query = cells.hovered_row;
-  ImGui::EndChild();
+  end_fitted_child();
   ImGui::PopID();
 }
 
@@ -117,7 +119,7 @@ void steps_view(AppState& state) {
   record_control(state, "steps_head");
   const std::string selected = selected_query_text(r, state.selected_query);
   same_line_if_fits(ImGui::CalcTextSize(selected.c_str()).x);
-  ImGui::TextUnformatted(selected.c_str());
+  ui::text(selected.c_str());
 
   fully_masked_note(r);
   const HeadResult& h = r.attention.heads[std::size_t(head)];
@@ -137,11 +139,13 @@ void steps_view(AppState& state) {
   const ImVec2 gap = ImGui::GetStyle().ItemSpacing;
   // 4 x 2 when there is room, else 2 x 4 or 8 x 1 with a minimum height (the view scrolls).
   const float font = ImGui::GetFontSize();
-  const int columns = avail.x > font * 60 ? 4 : avail.x > font * 30 ? 2 : 1;
+  // On a phone: one to a row upright, two on its side, each as tall as its content.
+  const bool stacked = stacked_layout();
+  const int columns = stacked ? std::min(stacked_columns(8), 2) : avail.x > font * 60 ? 4 : avail.x > font * 30 ? 2 : 1;
   const int rows = 8 / columns;
   // (The minimum never exceeds the region: each step can be seen whole.)
-  const float height =
-      std::max(std::floor((avail.y - gap.y * float(rows - 1)) / float(rows)), std::min(font * 18, avail.y));
+  const float height = stacked ? stacked_max_height()
+                               : std::max(std::floor((avail.y - gap.y * float(rows - 1)) / float(rows)), std::min(font * 18, avail.y));
   const ImVec2 size(std::floor((avail.x - gap.x * float(columns - 1)) / float(columns)), height);
   for (int i = 0; i < 8; ++i) {
     if (i % columns) ImGui::SameLine();

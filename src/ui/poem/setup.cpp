@@ -11,6 +11,7 @@
 #include "ui/state/controls.hpp"
 #include "ui/state/records.hpp"
 #include "ui/widgets/panel.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
@@ -19,7 +20,7 @@ namespace {
 // While the model being trained is shown, the poem it reads, not editable.
 void text_box(AppState& state) {
   PoemLab& lab = state.poem;
-  ImGui::TextUnformatted(tr("poem.text"));
+  ui::text(tr("poem.text"));
   ImGui::SameLine();
   help_marker(tr("poem.text.help"));
   std::string text = poem_text_shown(lab);
@@ -44,7 +45,7 @@ void held_out_picker(AppState& state) {
   PoemLab& lab = state.poem;
   if (!lab.summary) return;
   const int poems = int(lab.summary->held_out.size());
-  ImGui::TextUnformatted(tr("poem.held_out"));
+  ui::text(tr("poem.held_out"));
   ImGui::SameLine();
   help_marker(tr("poem.held_out.help"));
   const auto label = [&](int i) { return std::to_string(i + 1) + ". " + poem_label(*lab.summary, i); };
@@ -73,7 +74,7 @@ void held_out_picker(AppState& state) {
 void continue_controls(AppState& state) {
   PoemLab& lab = state.poem;
   ImGui::Separator();
-  ImGui::TextUnformatted(tr("poem.sample.title"));
+  ui::text(tr("poem.sample.title"));
   draw_placed_controls(state, ControlPlace::PoemContinue);
   if (lab.sampling) {
     if (ImGui::Button(tr("poem.sample.stop"))) lab.sampling = false;
@@ -83,14 +84,14 @@ void continue_controls(AppState& state) {
   record_control(state, "poem_continue");
   ImGui::SameLine();
   help_marker(tr("poem.sample.help"));
-  if (!lab.sample_error.empty()) ImGui::TextWrapped("%s", lab.sample_error.c_str());
+  if (!lab.sample_error.empty()) ui::text_wrapped("%s", lab.sample_error.c_str());
 }
 
 // Watch it learn: a fresh model trained here, a slice each frame.
 void training_controls(AppState& state) {
   PoemLab& lab = state.poem;
   ImGui::Separator();
-  ImGui::TextUnformatted(tr("poem.train.title"));
+  ui::text(tr("poem.train.title"));
   ImGui::SameLine();
   help_marker(tr("poem.train.help"));
   const auto button = [&](const char* label_key, const char* id, PoemTrainAction action) {
@@ -103,12 +104,12 @@ void training_controls(AppState& state) {
   button("poem.train.step", "poem_train_step", PoemTrainAction::Step);
   ImGui::SameLine();
   button("poem.train.reset", "poem_train_reset", PoemTrainAction::Reset);
-  if (lab.corpus == ModuleLoad::Loading || lab.corpus == ModuleLoad::Requested) ImGui::TextWrapped("%s", tr("poem.train.corpus"));
-  if (!lab.corpus_error.empty()) ImGui::TextWrapped("%s", lab.corpus_error.c_str());
+  if (lab.corpus == ModuleLoad::Loading || lab.corpus == ModuleLoad::Requested) ui::text_wrapped("%s", tr("poem.train.corpus"));
+  if (!lab.corpus_error.empty()) ui::text_wrapped("%s", lab.corpus_error.c_str());
   if (lab.training) {
     const api::PoemTraining& t = *lab.training;
-    ImGui::TextWrapped(tr("poem.train.progress.fmt"), t.steps, t.target, t.sequences, t.batch);
-    if (t.held_out > 0) ImGui::TextWrapped(tr("poem.train.evaluating.fmt"), t.evaluated, t.held_out);
+    ui::text_wrapped(tr("poem.train.progress.fmt"), t.steps, t.target, t.sequences, t.batch);
+    if (t.held_out > 0) ui::text_wrapped(tr("poem.train.evaluating.fmt"), t.evaluated, t.held_out);
     bool yours = lab.show_trained;
     if (ImGui::Checkbox(tr("poem.train.show"), &yours)) lab.show_trained = yours;
     record_control(state, "poem_train_show");
@@ -119,7 +120,7 @@ void model_facts(const PoemLab& lab) {
   if (!lab.summary) return;
   const api::PoemSummary& s = *lab.summary;
   ImGui::Separator();
-  ImGui::TextWrapped(tr("poem.model.fmt"), s.layers, s.heads, s.d_model, s.context, s.vocab,
+  ui::text_wrapped(tr("poem.model.fmt"), s.layers, s.heads, s.d_model, s.context, s.vocab,
                      double(s.parameters) / 1000.0);
 }
 
@@ -128,7 +129,7 @@ void model_facts(const PoemLab& lab) {
 void poem_setup_panel(AppState& state) {
   PoemLab& lab = state.poem;
   if (lab.load != ModuleLoad::Ready) {
-    ImGui::TextWrapped("%s", poem_load_text(lab).c_str());
+    ui::text_wrapped("%s", poem_load_text(lab).c_str());
     return;
   }
   // The model being trained reads the poem its heads are measured on: the

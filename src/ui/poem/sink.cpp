@@ -10,6 +10,7 @@
 #include "ui/i18n/strings.hpp"
 #include "ui/poem/poem.hpp"
 #include "ui/widgets/panel.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
@@ -64,7 +65,7 @@ std::string poem_sink_text(const PoemLab& lab) {
 void poem_sink_controls(AppState& state) {
   PoemLab& lab = state.poem;
   ImGui::Separator();
-  ImGui::TextUnformatted(tr("poem.sink.title"));
+  ui::text(tr("poem.sink.title"));
   ImGui::SameLine();
   help_marker(tr("poem.sink.help"));
   ImGui::SetNextItemWidth(-1);
@@ -78,8 +79,8 @@ void poem_sink_controls(AppState& state) {
   }
   record_control(state, "poem_start");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", poem_sink_heads_text(lab).c_str());
-  if (const std::string text = poem_sink_text(lab); !text.empty()) ImGui::TextWrapped("%s", text.c_str());
+  ui::text_wrapped("%s", poem_sink_heads_text(lab).c_str());
+  if (const std::string text = poem_sink_text(lab); !text.empty()) ui::text_wrapped("%s", text.c_str());
   ImGui::PopStyleColor();
 }
 

@@ -16,6 +16,7 @@
 #include "ui/widgets/panel.hpp"
 #include "ui/widgets/plot.hpp"
 #include "ui/widgets/theme.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
@@ -39,24 +40,24 @@ std::string token_text(const api::PoemReadingData& r, int i) {
 
 // detector: the head's pattern (-1: none); the tooltip says whether it counts the cell.
 void cell_tooltip(const api::PoemReadingData& r, const Matrix& w, int q, int k, int detector) {
-  ImGui::Text("%s: %d %s", tr("tip.query"), q, token_text(r, q).c_str());
-  ImGui::Text("%s: %d %s", tr("tip.key"), k, token_text(r, k).c_str());
-  ImGui::Text("%s: %.4f", tr("tip.weight"), double(w(q, k)));
-  if (k > q) ImGui::TextDisabled("%s", tr("tip.masked"));
+  ui::textf("%s: %d %s", tr("tip.query"), q, token_text(r, q).c_str());
+  ui::textf("%s: %d %s", tr("tip.key"), k, token_text(r, k).c_str());
+  ui::textf("%s: %.4f", tr("tip.weight"), double(w(q, k)));
+  if (k > q) ui::text_disabled("%s", tr("tip.masked"));
   else if (detector >= 0 && r.counts(detector, q, k))
-    ImGui::TextWrapped(tr("poem.outline.counted.fmt"), tr(detector_key(detector, "").c_str()));
+    ui::text_wrapped(tr("poem.outline.counted.fmt"), tr(detector_key(detector, "").c_str()));
 }
 
 void load_status(AppState& state) {
   PoemLab& lab = state.poem;
-  ImGui::TextWrapped("%s", poem_load_text(lab).c_str());
+  ui::text_wrapped("%s", poem_load_text(lab).c_str());
   const PoemLab::ModelTraining* training = lab.model_training ? &*lab.model_training : nullptr;
   if (lab.load == ModuleLoad::Loading && training && training->steps > 0)
     ImGui::ProgressBar(float(training->step) / float(training->steps), ImVec2(ImGui::GetFontSize() * 16, 0));
   else if (lab.load == ModuleLoad::Loading && lab.total > 0)
     ImGui::ProgressBar(float(std::min(1.0, lab.received / lab.total)), ImVec2(ImGui::GetFontSize() * 16, 0));
   if (lab.load == ModuleLoad::Failed) {
-    ImGui::TextWrapped("%s", tr("poem.load.rest_works"));
+    ui::text_wrapped("%s", tr("poem.load.rest_works"));
     if (ImGui::Button(tr("poem.load.retry"))) {
       lab.load = ModuleLoad::Requested;
       lab.load_error.clear();
@@ -72,24 +73,24 @@ void reading_header(AppState& state) {
   const api::PoemReadingData& r = *lab.reading;
   const api::PoemSummary& s = *lab.summary;
   if (lab.show_trained && lab.training) {
-    ImGui::TextWrapped(tr("poem.source.trained.fmt"), poem_label(s, lab.trained_poem).c_str(), lab.training->steps);
+    ui::text_wrapped(tr("poem.source.trained.fmt"), poem_label(s, lab.trained_poem).c_str(), lab.training->steps);
   } else if (lab.probe > 0) {
-    ImGui::TextWrapped("%s", tr("poem.probe.look"));
+    ui::text_wrapped("%s", tr("poem.probe.look"));
   } else if (lab.poem >= 0) {
-    ImGui::TextWrapped(tr("poem.source.held_out.fmt"), poem_label(s, lab.poem).c_str());
+    ui::text_wrapped(tr("poem.source.held_out.fmt"), poem_label(s, lab.poem).c_str());
     if (lab.poem == s.default_poem)
-      ImGui::TextWrapped(tr("poem.source.default.fmt"), s.whole_poems, double(s.default_weight) * 100.0);
+      ui::text_wrapped(tr("poem.source.default.fmt"), s.whole_poems, double(s.default_weight) * 100.0);
   } else {
-    ImGui::TextWrapped("%s", tr("poem.source.own"));
+    ui::text_wrapped("%s", tr("poem.source.own"));
   }
   if (r.cut > 0) {
-    ImGui::TextWrapped(tr("poem.window.fmt"), r.size(), r.size() + r.cut);
+    ui::text_wrapped(tr("poem.window.fmt"), r.size(), r.size() + r.cut);
   }
   const int unknown = int(std::count(r.unknown.begin(), r.unknown.end(), uint8_t(1)));
-  if (unknown > 0) ImGui::TextWrapped(tr("poem.unknown.fmt"), unknown);
+  if (unknown > 0) ui::text_wrapped(tr("poem.unknown.fmt"), unknown);
   if (!lab.read_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().error));
-    ImGui::TextWrapped("%s", lab.read_error.c_str());
+    ui::text_wrapped("%s", lab.read_error.c_str());
     ImGui::PopStyleColor();
   }
 }
@@ -102,7 +103,7 @@ void head_heatmap(AppState& state, int layer, int head, const ImVec2& size, cons
   const Matrix& w = lab.weights[std::size_t(index)];
   const bool selected = layer == lab.layer && head == lab.head;
   ImGui::PushID(index);
-  ImGui::BeginChild("##poem_head", size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  begin_fitted_child("##poem_head", size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   // The title: which head, and its pattern in a sentence with its numbers.
   // Hovering it outlines the cells the pattern counts; clicking selects the
   // head with its outline (again: without).
@@ -111,7 +112,7 @@ void head_heatmap(AppState& state, int layer, int head, const ImVec2& size, cons
   const ImVec4 ink = selected ? ImGui::GetStyleColorVec4(ImGuiCol_PlotHistogram) : ImGui::GetStyleColorVec4(ImGuiCol_Text);
   ImGui::PushStyleColor(ImGuiCol_Text, ink);
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(title.c_str());
+  ui::text(title.c_str());
   ImGui::PopTextWrapPos();
   ImGui::PopStyleColor();
   const bool title_hovered = ImGui::IsItemHovered();
@@ -148,7 +149,7 @@ void head_heatmap(AppState& state, int layer, int head, const ImVec2& size, cons
     lab.head = head;
     lab.query = cells.hovered_row;
   }
-  ImGui::EndChild();
+  end_fitted_child();
   ImGui::PopID();
 }
 
@@ -158,7 +159,7 @@ void head_details(AppState& state, float height) {
   const api::PoemHead* found = poem_head_found(lab, lab.layer, lab.head);
   if (!found) return;
   ImGui::BeginChild("##poem_head_details", ImVec2(0, height), true);
-  ImGui::TextWrapped("%s", poem_head_sentence(*found).c_str());
+  ui::text_wrapped("%s", poem_head_sentence(*found).c_str());
   ImGui::SameLine();
   help_marker(tr("poem.pattern.help"));
   if (ImGui::Checkbox(tr("poem.outline"), &state.poem.outline)) mark_state_changed(state);
@@ -180,7 +181,7 @@ void next_characters(AppState& state, float height) {
   const api::PoemReadingData& r = *lab.reading;
   const int q = poem_query(lab);
   ImGui::BeginChild("##poem_next", ImVec2(0, height), true);
-  ImGui::TextWrapped(tr("poem.next.fmt"), q, token_text(r, q).c_str());
+  ui::text_wrapped(tr("poem.next.fmt"), q, token_text(r, q).c_str());
   if (ImGui::BeginTable("##poem_top", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
     ImGui::TableSetupColumn("#");
     ImGui::TableSetupColumn(tr("poem.next.char"));
@@ -190,11 +191,11 @@ void next_characters(AppState& state, float height) {
       const std::size_t at = std::size_t(q) * api::kPoemTop + std::size_t(i);
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::Text("%d", i + 1);
+      ui::textf("%d", i + 1);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(poem_char_text(r.top_chars[at]).c_str());
+      ui::text(poem_char_text(r.top_chars[at]).c_str());
       ImGui::TableNextColumn();
-      ImGui::Text("%.3g %%", double(r.top_p[at]) * 100.0);
+      ui::textf("%.3g %%", double(r.top_p[at]) * 100.0);
     }
     ImGui::EndTable();
   }
@@ -207,7 +208,7 @@ void next_characters(AppState& state, float height) {
 void loss_strip(AppState& state, const std::vector<std::string>& labels) {
   PoemLab& lab = state.poem;
   const api::PoemReadingData& r = *lab.reading;
-  ImGui::TextUnformatted(tr("poem.loss.title"));
+  ui::text(tr("poem.loss.title"));
   ImGui::SameLine();
   help_marker(tr("poem.loss.help"));
   float hi = 1.0f;
@@ -238,10 +239,10 @@ void loss_strip(AppState& state, const std::vector<std::string>& labels) {
     draw->AddText(ImVec2(p.x + (side - size.x) / 2, p.y + (side - size.y) / 2), ink, labels[std::size_t(t)].c_str());
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
-      ImGui::Text("%d %s", t, token_text(r, t).c_str());
+      ui::textf("%d %s", t, token_text(r, t).c_str());
       if (t > 0) {
         const double loss = r.losses[std::size_t(t - 1)];
-        ImGui::Text(tr("poem.loss.tip.fmt"), loss, std::exp(-loss) * 100.0);
+        ui::textf(tr("poem.loss.tip.fmt"), loss, std::exp(-loss) * 100.0);
       }
       ImGui::EndTooltip();
     }
@@ -259,11 +260,11 @@ void training_panel(AppState& state) {
   const api::PoemTraining& t = *lab.training;
   const float font = ImGui::GetFontSize();
   ImGui::BeginChild("##poem_training", ImVec2(0, font * 16), true);
-  ImGui::TextWrapped(tr("poem.train.progress.fmt"), t.steps, t.target, t.sequences, t.batch);
-  ImGui::TextWrapped(tr("poem.train.recipe.fmt"), t.slice_poems, t.vocab, t.replicas);
+  ui::text_wrapped(tr("poem.train.progress.fmt"), t.steps, t.target, t.sequences, t.batch);
+  ui::text_wrapped(tr("poem.train.recipe.fmt"), t.slice_poems, t.vocab, t.replicas);
   if (t.finished) {
     const float loss = t.eval_loss.empty() ? 0.0f : t.eval_loss.back();
-    ImGui::TextWrapped(tr("poem.train.compare.fmt"), double(loss), double(t.shipped_loss));
+    ui::text_wrapped(tr("poem.train.compare.fmt"), double(loss), double(t.shipped_loss));
   }
   if (plot::BeginPlot("##poem_curves", ImVec2(0, 0))) {
     plot::SetupAxes(tr("scaling.axis.step"), tr("poem.train.loss"));
@@ -356,7 +357,7 @@ void poem_view(AppState& state) {
   PoemLab& lab = state.poem;
   if (lab.load != ModuleLoad::Ready || !lab.reading) {
     load_status(state);
-    if (lab.load == ModuleLoad::Ready && !lab.read_error.empty()) ImGui::TextWrapped("%s", lab.read_error.c_str());
+    if (lab.load == ModuleLoad::Ready && !lab.read_error.empty()) ui::text_wrapped("%s", lab.read_error.c_str());
     return;
   }
   const api::PoemReadingData& r = *lab.reading;

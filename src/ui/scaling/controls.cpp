@@ -15,13 +15,14 @@
 #include "ui/state/records.hpp"
 #include "ui/widgets/panel.hpp"
 #include "ui/widgets/theme.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
 
 void section_title(const char* key) {
   ImGui::Spacing();
-  ImGui::TextUnformatted(tr(key));
+  ui::text(tr(key));
   ImGui::Separator();
 }
 
@@ -86,7 +87,7 @@ void current_numbers(AppState& state) {
   const int d_k = lab.current->d_k;
   const ScalingNumbersText text = scaling_numbers_text(*lab.current);
   ImGui::Spacing();
-  ImGui::TextWrapped(tr("scaling.numbers.dk.fmt"), d_k, lab.current_samples);
+  ui::text_wrapped(tr("scaling.numbers.dk.fmt"), d_k, lab.current_samples);
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchSame;
   if (!ImGui::BeginTable("##scaling_numbers", 3, flags)) return;
   ImGui::TableSetupColumn("");
@@ -102,7 +103,7 @@ void current_numbers(AppState& state) {
     ImGui::TableNextRow();
     for (const char* cell : row) {
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(cell);
+      ui::text(cell);
     }
   }
   ImGui::EndTable();
@@ -111,12 +112,12 @@ void current_numbers(AppState& state) {
 void training_controls(AppState& state) {
   ScalingLab& lab = state.scaling;
   section_title("scaling.train.title");
-  ImGui::TextWrapped("%s", tr("scaling.train.task"));
-  ImGui::TextDisabled("%s", tr("scaling.train.task.more"));
+  ui::text_wrapped("%s", tr("scaling.train.task"));
+  ui::text_disabled("%s", tr("scaling.train.task.more"));
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);
-    ImGui::TextUnformatted(tr("scaling.train.task.help"));
+    ImGui::PushTextWrapPos(tooltip_wrap_width());
+    ui::text(tr("scaling.train.task.help"));
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -139,16 +140,16 @@ void training_controls(AppState& state) {
   }
 
   const TrainerSummary s = trainer_summary(lab.scaled_model.get());
-  ImGui::Text(tr(lab.running ? "scaling.train.running.fmt" : "scaling.train.paused.fmt"), s.steps);
+  ui::textf(tr(lab.running ? "scaling.train.running.fmt" : "scaling.train.paused.fmt"), s.steps);
   if (lab.running)
-    ImGui::TextDisabled(tr("scaling.train.speed.fmt"), lab.steps_last_frame, lab.train_ms_last_frame);
+    ui::text_disabled(tr("scaling.train.speed.fmt"), lab.steps_last_frame, lab.train_ms_last_frame);
   else if (lab.stopped == ScalingLab::Stopped::Converged)
-    ImGui::TextWrapped(tr("scaling.train.stopped.converged.fmt"), lab.stopped_at);
+    ui::text_wrapped(tr("scaling.train.stopped.converged.fmt"), lab.stopped_at);
   else if (lab.stopped == ScalingLab::Stopped::Budget)
-    ImGui::TextWrapped(tr("scaling.train.stopped.budget.fmt"), lab.stopped_at, ScalingLab::kTrainStepBudget);
+    ui::text_wrapped(tr("scaling.train.stopped.budget.fmt"), lab.stopped_at, ScalingLab::kTrainStepBudget);
   if (!lab.train_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().error));
-    ImGui::TextWrapped("%s %s", tr("setup.error"), lab.train_error.c_str());
+    ui::text_wrapped("%s %s", tr("setup.error"), lab.train_error.c_str());
     ImGui::PopStyleColor();
   }
 }
@@ -156,11 +157,11 @@ void training_controls(AppState& state) {
 }  // namespace
 
 void scaling_setup_panel(AppState& state) {
-  ImGui::TextUnformatted(tr("scaling.title"));
+  ui::text(tr("scaling.title"));
   ImGui::SameLine();
   help_marker(tr("scaling.help"));
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().formula));
-  ImGui::TextWrapped("%s", tr("scaling.formula"));
+  ui::text_wrapped("%s", tr("scaling.formula"));
   ImGui::PopStyleColor();
   score_controls(state);
   current_numbers(state);

@@ -17,6 +17,7 @@
 #include "ui/state/records.hpp"
 #include "ui/widgets/panel.hpp"
 #include "ui/widgets/theme.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
@@ -108,12 +109,12 @@ void stability_panel(AppState& state) {
   int bad = 0;
   for (float w : lab.naive) bad += std::isfinite(w) ? 0 : 1;
 
-  ImGui::TextWrapped(tr("scaling.stability.largest.fmt"), row.d_k, double(largest), overflow_at);
+  ui::text_wrapped(tr("scaling.stability.largest.fmt"), row.d_k, double(largest), overflow_at);
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(naive_ok ? current_palette().success : current_palette().error));
-  if (naive_ok) ImGui::TextWrapped("%s", tr("scaling.stability.ok"));
-  else ImGui::TextWrapped(tr("scaling.stability.overflow.fmt"), bad, int(lab.naive.size()));
+  if (naive_ok) ui::text_wrapped("%s", tr("scaling.stability.ok"));
+  else ui::text_wrapped(tr("scaling.stability.overflow.fmt"), bad, int(lab.naive.size()));
   ImGui::PopStyleColor();
-  if (!stable_ok) ImGui::TextWrapped("%s", tr("scaling.stability.stable_bad"));
+  if (!stable_ok) ui::text_wrapped("%s", tr("scaling.stability.stable_bad"));
 
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame |
                                 ImGuiTableFlags_ScrollY;
@@ -128,15 +129,15 @@ void stability_panel(AppState& state) {
   for (std::size_t j = 0; j < row.raw_scores.size(); ++j) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::Text("k%d", int(j));
+    ui::textf("k%d", int(j));
     ImGui::TableNextColumn();
-    ImGui::Text("%.2f", double(row.raw_scores[j]));
+    ui::textf("%.2f", double(row.raw_scores[j]));
     ImGui::TableNextColumn();
     const float naive = j < lab.naive.size() ? lab.naive[j] : 0.0f;
-    if (std::isfinite(naive)) ImGui::TextUnformatted(format_weight(naive).c_str());
-    else ImGui::TextColored(red, "%s", format_weight(naive).c_str());
+    if (std::isfinite(naive)) ui::text(format_weight(naive).c_str());
+    else ui::text_colored(red, "%s", format_weight(naive).c_str());
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(format_weight(j < lab.stable.size() ? lab.stable[j] : 0.0f).c_str());
+    ui::text(format_weight(j < lab.stable.size() ? lab.stable[j] : 0.0f).c_str());
   }
   ImGui::EndTable();
 }

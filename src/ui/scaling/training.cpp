@@ -15,6 +15,7 @@
 #include "ui/scaling/scaling.hpp"
 #include "ui/state/records.hpp"
 #include "ui/widgets/panel.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
@@ -95,20 +96,20 @@ void summary_table(const ScalingLab& lab) {
     const TrainerSummary s = trainer_summary(row.trainer);
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextColored(ImColor(row.color), "%s", tr(row.name));
+    ui::text_colored(ImColor(row.color), "%s", tr(row.name));
     ImGui::TableNextColumn();
-    ImGui::Text("%d", s.steps);
+    ui::textf("%d", s.steps);
     ImGui::TableNextColumn();
-    if (s.steps) ImGui::Text("%.4f", double(s.loss));
-    else ImGui::TextUnformatted("-");
+    if (s.steps) ui::textf("%.4f", double(s.loss));
+    else ui::text("-");
     ImGui::TableNextColumn();
-    if (s.steps) ImGui::Text("%.1f %%", double(s.accuracy) * 100.0);
-    else ImGui::TextUnformatted("-");
+    if (s.steps) ui::textf("%.1f %%", double(s.accuracy) * 100.0);
+    else ui::text("-");
     ImGui::TableNextColumn();
-    if (s.steps) ImGui::Text("%.4g", double(s.grad_norm));
-    else ImGui::TextUnformatted("-");
+    if (s.steps) ui::textf("%.4g", double(s.grad_norm));
+    else ui::text("-");
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(eval_text(row.eval).c_str());
+    ui::text(eval_text(row.eval).c_str());
   }
   ImGui::EndTable();
 }

@@ -22,6 +22,8 @@
 #include "ui/shell/notices.hpp"
 #include "ui/shell/views.hpp"
 #include "ui/widgets/panel.hpp"
+#include "ui/widgets/records.hpp"
+#include "ui/widgets/text.hpp"
 #include "ui/widgets/theme.hpp"
 
 namespace attn::ui {
@@ -34,13 +36,14 @@ namespace {
 // controls=full: the set-up panel left of the view, a button on the tab bar
 // hides it; compact: the same panel, hidden until the button opens it; none:
 // only the open view, no tab bar. A window narrower than about 560 CSS pixels
-// (43 lines of text) would give the side panel over 40 % of its width: there
+// (43 lines of text) would give the side panel over 40 % of its width, and one
+// lower than about 420 (a phone on its side) leaves it no height: there
 // the set-up starts hidden and, when opened, takes the view's place until the
 // button closes it again. The button's last choice is kept per mode and per
 // width class: a window resized to a phone's width never hides the figure
 // behind a panel the reader opened beside it.
 
-bool narrow_window() { return ImGui::GetIO().DisplaySize.x < ImGui::GetFontSize() * 43.0f; }
+bool narrow_window() { return stacked_layout(); }
 
 // The reader's last use of the set-up button in this mode at this width
 // class: -1 never (the mode's default), 0 hidden, 1 shown. UI-only, so it
@@ -187,6 +190,7 @@ void app_frame(AppState& state) {
   plot::SetCurrentContext(&state.plot);
   follow_theme(state.theme);  // before any window: the whole frame in one theme
   state.layout.clear();
+  clear_text_runs();
   state.a11y_tables.clear();
   state.controls.clear();
   ImGui::GetIO().ConfigInputTextCursorBlink = !state.reduced_motion;
@@ -223,6 +227,8 @@ void app_frame(AppState& state) {
       state.scaling.select_panel_frames = std::max(0, select_panel_frames - 1);
   }
   if (state.settle_frames > 0 && !state.explorer_job) --state.settle_frames;
+  // A stacked panel that fitted itself to its content is laid out again next frame.
+  if (take_fitted_resize()) state.settle_frames = std::max(state.settle_frames, 2);
   ImGui::End();
   // What is left of the frame's share goes to a pending recompute, for the
   // newest config (the set-up panel may have changed it in this frame).
@@ -313,7 +319,28 @@ std::string layout_json(const AppState& state) {
   }
   json controls = json::object();
   for (const auto& [name, r] : state.controls) controls[name] = rect_json(state, r.x, r.y, r.w, r.h);
+  json sections = json::array();
+  for (const Section& s : last_frame_sections()) {
+    json item = rect_json(state, s.rect.x, s.rect.y, s.rect.w, s.rect.h);
+    item["name"] = s.name;
+    item["parent"] = s.parent;
+    item["inner"] = rect_json(state, s.inner.x, s.inner.y, s.inner.w, s.inner.h);
+    item["scroll_x"] = s.scroll_x;
+    item["scroll_y"] = s.scroll_y;
+    item["panel"] = s.panel;
+    item["content_h"] = s.content_h;
+    sections.push_back(std::move(item));
+  }
+  json texts = json::array();
+  for (const TextRun& run : text_runs()) {
+    json item = rect_json(state, run.x, run.y, run.w, run.h);
+    item["section"] = run.window;
+    item["text"] = run.text;
+    texts.push_back(std::move(item));
+  }
   json layout = {{"config", layout_config(state)},
+                 {"sections", std::move(sections)},
+                 {"texts", std::move(texts)},
                  {"heatmaps", std::move(heatmaps)},
                  {"controls", std::move(controls)},
                  {"view", view_id(state.view)},

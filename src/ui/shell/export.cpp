@@ -9,6 +9,7 @@
 #include "ui/explorer/explorer.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/state/app_state.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
@@ -39,7 +40,7 @@ void layer_table(AppState& state, const std::vector<ExportItem>& items) {
     if (item.head >= 0) continue;
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(tr(item.label_key));
+    ui::text(tr(item.label_key));
     ImGui::TableNextColumn();
     export_buttons(state, item.id);
   }
@@ -80,7 +81,7 @@ void head_table(AppState& state, const std::vector<ExportItem>& items) {
   for (std::size_t row = 0; row < head0.size(); ++row) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(tr(head0[row]->label_key));
+    ui::text(tr(head0[row]->label_key));
     for (int h = 0; h < heads; ++h) {
       ImGui::TableNextColumn();
       export_buttons(state, items[first + std::size_t(h) * head0.size() + row].id);
@@ -121,20 +122,20 @@ void export_button(AppState& state) {
   // The chapter and the scaling lab draw their own experiments: the explorer's
   // matrices are offered where the explorer's result is what is shown.
   if (!state.result || open_view(state).exports != ViewExports::Matrices) {
-    ImGui::TextDisabled("%s", tr("export.explorer_only"));
+    ui::text_disabled("%s", tr("export.explorer_only"));
     ImGui::EndPopup();
     return;
   }
   const std::vector<ExportItem> items = export_items(*state.result);
   ImGui::Separator();
-  ImGui::TextUnformatted(tr("export.layer"));
+  ui::text(tr("export.layer"));
   layer_table(state, items);
   ImGui::Separator();
-  ImGui::TextUnformatted(tr("export.per_head"));
+  ui::text(tr("export.per_head"));
   head_table(state, items);
   // Wrapped, so this note does not make the popup wider than its tables.
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + ImGui::GetFontSize() * 30);
-  ImGui::TextDisabled("%s", tr("export.where"));
+  ui::text_disabled("%s", tr("export.where"));
   ImGui::PopTextWrapPos();
   ImGui::EndPopup();
 }

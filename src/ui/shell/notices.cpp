@@ -9,6 +9,7 @@
 #include "ui/i18n/strings.hpp"
 #include "ui/state/app_state.hpp"
 #include "ui/widgets/theme.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 
@@ -23,7 +24,7 @@ void draw_notices(AppState& state) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("notice.dismiss"));
     ImGui::SameLine();
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().notice));
-    ImGui::TextWrapped("%s", state.notices[i].c_str());
+    ui::text_wrapped("%s", state.notices[i].c_str());
     ImGui::PopStyleColor();
     ImGui::PopID();
     if (dismiss) {

@@ -14,6 +14,7 @@
 #include "ui/widgets/ids.hpp"
 #include "ui/widgets/tabs.hpp"
 #include "ui/why/why.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
@@ -56,7 +57,7 @@ void chapter_view(AppState& state) {
 // is on its way, or why it could not come, with a button to ask again.
 void view_code_waiting(AppState& state) {
   if (state.views_code == ModuleLoad::Idle) state.views_code = ModuleLoad::Requested;
-  ImGui::TextWrapped("%s", view_code_message(state).c_str());
+  ui::text_wrapped("%s", view_code_message(state).c_str());
   if (state.views_code != ModuleLoad::Failed) return;
   if (ImGui::Button(tr("poem.load.retry"))) state.views_code = ModuleLoad::Requested;
   record_control(state, "view_code_retry");

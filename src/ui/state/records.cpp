@@ -6,6 +6,7 @@
 
 #include "ui/i18n/strings.hpp"
 #include "ui/state/app_state.hpp"
+#include "ui/widgets/panel.hpp"
 #include "ui/widgets/records.hpp"
 
 namespace attn::ui {
@@ -45,7 +46,12 @@ plot::HeatmapCells draw_heatmap(AppState& state, HeatmapLayout entry, const ImVe
     for (const char ch : entry.name) generation = (generation ^ uint64_t(uint8_t(ch))) * 1099511628211ull;
     entry.spec.generation = ((generation ^ uint64_t(uint32_t(entry.head))) * 1099511628211ull) | 1;
   }
-  const bool drawn = plot::PlotHeatmap(("##" + entry.name).c_str(), entry.spec, size, &cells);
+  // Stacked on a phone, a heatmap filling its panel is as tall as its cells
+  // at the panel's width need (and the panel fits itself to it), within the screen.
+  ImVec2 drawn_size = size;
+  if (size.y <= 0 && stacked_layout())
+    drawn_size.y = std::min(plot::HeatmapHeight(entry.spec, width), stacked_max_height() - ImGui::GetFrameHeightWithSpacing() * 2.0f);
+  const bool drawn = plot::PlotHeatmap(("##" + entry.name).c_str(), entry.spec, drawn_size, &cells);
   // Scrolled out of sight or not, it is part of the view: the accessible copy
   // lists it (the whole matrix when nothing was drawn), axes named even where
   // the panel is too small to.

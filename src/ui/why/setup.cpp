@@ -10,6 +10,7 @@
 #include "ui/state/records.hpp"
 #include "ui/widgets/panel.hpp"
 #include "ui/why/why.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
@@ -18,7 +19,7 @@ namespace {
 // when narrow); true when it changed.
 bool choice_pair(AppState& state, const char* label_key, const char* a_key, const char* b_key, bool* second,
                  const char* name) {
-  ImGui::TextUnformatted(tr(label_key));
+  ui::text(tr(label_key));
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float half = (ImGui::GetContentRegionAvail().x - gap) * 0.5f;
   const bool side_by_side = std::max(ImGui::CalcTextSize(tr(a_key)).x, ImGui::CalcTextSize(tr(b_key)).x) < half;
@@ -37,21 +38,21 @@ bool choice_pair(AppState& state, const char* label_key, const char* a_key, cons
 void load_notice(AppState& state) {
   WhyLab& lab = state.why;
   if (lab.load == ModuleLoad::Failed) {
-    ImGui::TextWrapped(tr("why.load.failed.fmt"), lab.load_error.c_str());
+    ui::text_wrapped(tr("why.load.failed.fmt"), lab.load_error.c_str());
     if (ImGui::Button(tr("poem.load.retry"))) {
       lab.load = ModuleLoad::Requested;
       lab.load_error.clear();
     }
     record_control(state, "why_retry");
   } else {
-    ImGui::TextWrapped("%s", tr("why.load.starting"));
+    ui::text_wrapped("%s", tr("why.load.starting"));
   }
 }
 
 void task_controls(AppState& state) {
   WhyLab& lab = state.why;
   if (lab.panel == WhyPanel::Recurrence) {
-    ImGui::TextUnformatted(tr("why.distance"));
+    ui::text(tr("why.distance"));
     ImGui::SameLine();
     help_marker(tr("why.distance.help"));
     bool mix = lab.distance == 0;
@@ -63,7 +64,7 @@ void task_controls(AppState& state) {
       record_control(state, "why_distance");
     }
     choice_pair(state, "why.recurrent", "why.model.rnn", "why.model.gru", &lab.gru, "why_recurrent");
-    ImGui::TextUnformatted(tr("why.conv_layers"));
+    ui::text(tr("why.conv_layers"));
     ImGui::SameLine();
     help_marker(tr("why.conv_layers.help"));
     ImGui::SetNextItemWidth(-1);
@@ -73,10 +74,10 @@ void task_controls(AppState& state) {
   } else {
     choice_pair(state, "why.task", "why.task.previous", "why.task.lookup", &lab.lookup, "why_task");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", tr(lab.lookup ? "why.task.lookup.help" : "why.task.previous.help"));
+    ui::text_wrapped("%s", tr(lab.lookup ? "why.task.lookup.help" : "why.task.previous.help"));
     ImGui::PopStyleColor();
   }
-  ImGui::TextUnformatted(tr("why.steps"));
+  ui::text(tr("why.steps"));
   ImGui::SetNextItemWidth(-1);
   ImGui::SliderInt("##why_steps", &lab.steps, 1, api::WhyLimits::kPageMaxSteps, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
   record_control(state, "why_steps");
@@ -106,15 +107,15 @@ void training_buttons(AppState& state) {
     if (pressed) why_train(state, buttons[i].action);
     record_control(state, buttons[i].id);
   }
-  ImGui::TextWrapped(tr(run.running ? "why.status.running.fmt" : "why.status.paused.fmt"), run.step, lab.steps);
-  if (!run.error.empty()) ImGui::TextWrapped("%s %s", tr("setup.error"), run.error.c_str());
+  ui::text_wrapped(tr(run.running ? "why.status.running.fmt" : "why.status.paused.fmt"), run.step, lab.steps);
+  if (!run.error.empty()) ui::text_wrapped("%s %s", tr("setup.error"), run.error.c_str());
 }
 
 }  // namespace
 
 void why_setup_panel(AppState& state) {
   WhyLab& lab = state.why;
-  ImGui::TextUnformatted(tr("tab.why"));
+  ui::text(tr("tab.why"));
   if (lab.load != ModuleLoad::Ready) {
     load_notice(state);
     return;

@@ -22,6 +22,7 @@
 #include "ui/widgets/panel.hpp"
 #include "ui/widgets/plot.hpp"
 #include "ui/why/why.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 namespace {
@@ -206,18 +207,18 @@ void timing_table(const WhyLab& lab) {
   for (const auto& row : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(model_label(row[0]));
+    ui::text(model_label(row[0]));
     for (int c = 1; c < 4; ++c) {
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(row[c]);
+      ui::text(row[c]);
     }
     for (int n : lengths) {
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(timing_text(lab, row[0], n, timing_ms).c_str());
+      ui::text(timing_text(lab, row[0], n, timing_ms).c_str());
     }
     for (const TimingValue value : {timing_gflops, timing_dependent}) {
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(timing_text(lab, row[0], lengths.back(), value).c_str());
+      ui::text(timing_text(lab, row[0], lengths.back(), value).c_str());
     }
   }
   ImGui::EndTable();
@@ -241,8 +242,10 @@ void recurrence_panels(AppState& state) {
   const WhyRunView& run = why_run_shown(lab);
   static const char* const titles[] = {"why.accuracy.title", "why.gradient.title", "why.path.title", "why.heatmap.title"};
   static const char* const helps[] = {"why.accuracy.help", "why.gradient.help", "why.path.help", "why.heatmap.help"};
+  // The plots scroll above the table; on a phone the whole view scrolls instead (one scroll, not two).
   const float table_h = ImGui::GetTextLineHeightWithSpacing() * 10;
-  ImGui::BeginChild("##why_plots", ImVec2(0, -table_h));
+  const bool stacked = stacked_layout();
+  if (!stacked) ImGui::BeginChild("##why_plots", ImVec2(0, -table_h));
   panels(4, 2, titles, helps, [&](int i) {
     if (i == 0) accuracy_plot(lab, run);
     else if (i == 1) gradient_plot(lab, run);
@@ -250,10 +253,10 @@ void recurrence_panels(AppState& state) {
     else if (const WhyModel* m = why_model(run, "attention"); m && m->attention.size() > 0)
       attention_heatmap(state, run, *m, 0, tr(titles[3]));
   });
-  ImGui::EndChild();
+  if (!stacked) ImGui::EndChild();
   title_with_help(tr("why.timing.title"), tr("why.timing.help"));
   timing_table(lab);
-  ImGui::TextWrapped("%s", tr("why.timing.gpu"));
+  ui::text_wrapped("%s", tr("why.timing.gpu"));
 }
 
 // ---- why Q, K and V ---------------------------------------------------------------
@@ -308,14 +311,14 @@ A11yTable model_table(const char* caption, const char* corner, const std::vector
 void why_view(AppState& state) {
   WhyLab& lab = state.why;
   if (lab.load != ModuleLoad::Ready) {
-    ImGui::TextWrapped("%s", lab.load == ModuleLoad::Failed ? format(tr("why.load.failed.fmt"), lab.load_error.c_str()).c_str()
+    ui::text_wrapped("%s", lab.load == ModuleLoad::Failed ? format(tr("why.load.failed.fmt"), lab.load_error.c_str()).c_str()
                                                          : tr("why.load.starting"));
     return;
   }
   const WhyRunView& run = why_run_shown(lab);
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(tr(lab.panel == WhyPanel::Recurrence ? "why.panel.recurrence.intro" : "why.panel.qkv.intro"));
-  ImGui::TextUnformatted(run.error.empty() ? summary_text(lab).c_str() : run.error.c_str());
+  ui::text(tr(lab.panel == WhyPanel::Recurrence ? "why.panel.recurrence.intro" : "why.panel.qkv.intro"));
+  ui::text(run.error.empty() ? summary_text(lab).c_str() : run.error.c_str());
   ImGui::PopTextWrapPos();
   if (lab.panel == WhyPanel::Recurrence) recurrence_panels(state);
   else qkv_panels(state);

@@ -5,8 +5,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include <imgui_internal.h>  // a child window's content extent (end_fitted_child)
 
 #include "ui/widgets/theme.hpp"
+#include "ui/widgets/text.hpp"
 
 namespace attn::ui {
 
@@ -19,12 +25,17 @@ int resize_string(ImGuiInputTextCallbackData* data) {
   return 0;
 }
 
+float tooltip_wrap_width() {
+  const float font = ImGui::GetFontSize();
+  return std::min(font * 35.0f, ImGui::GetIO().DisplaySize.x - font * 2.0f);
+}
+
 void help_marker(const char* text) {
-  ImGui::TextDisabled("(?)");
+  ui::text_disabled("(?)");
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);
-    ImGui::TextUnformatted(text);
+    ImGui::PushTextWrapPos(tooltip_wrap_width());
+    ui::text(text);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -32,7 +43,7 @@ void help_marker(const char* text) {
 
 void column_label(const char* label) {
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(label);
+  ui::text(label);
   ImGui::SameLine(ImGui::GetFontSize() * 6.5f);
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 1.8f);
 }
@@ -40,7 +51,7 @@ void column_label(const char* label) {
 void title_with_help(const char* title, const char* help) {
   const float marker_w = ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("(?)").x;
   if (ImGui::CalcTextSize(title).x + marker_w <= ImGui::GetContentRegionAvail().x) {
-    ImGui::TextUnformatted(title);
+    ui::text(title);
     ImGui::SameLine();
     help_marker(help);
     return;
@@ -48,27 +59,82 @@ void title_with_help(const char* title, const char* help) {
   help_marker(help);
   ImGui::SameLine();
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(title);
+  ui::text(title);
   ImGui::PopTextWrapPos();
 }
 
 bool begin_panel(const char* id, const ImVec2& size, const char* title, const char* help,
                  const char* formula) {
-  const bool visible = ImGui::BeginChild(id, size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  const bool visible = begin_fitted_child(id, size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   if (!visible) return false;
   title_with_help(title, help);
   if (formula && *formula) {
     // Formulas in a quiet blue, so they read as maths rather than as labels.
     ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().formula));
     ImGui::PushTextWrapPos(0.0f);  // narrow panels wrap the formula instead of clipping it
-    ImGui::TextUnformatted(formula);
+    ui::text(formula);
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
   }
   return true;
 }
 
-void end_panel() { ImGui::EndChild(); }
+void end_panel() { end_fitted_child(); }
+
+namespace {
+std::unordered_map<ImGuiID, float> g_fitted_heights;  // a fitted child's content height in its last frame
+std::unordered_set<ImGuiID> g_fitted_windows;  // their ImGui windows' ids
+std::vector<ImGuiID> g_fitted_open;  // the fitted children begun and not yet ended, by the id of their str_id
+bool g_fitted_resized = false;
+}  // namespace
+
+bool stacked_layout() {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const float font = ImGui::GetFontSize();
+  return display.x < font * 43.0f || display.y < font * 32.0f;
+}
+
+float stacked_max_height() {
+  return std::max(ImGui::GetIO().DisplaySize.y - ImGui::GetFrameHeightWithSpacing() * 2.0f -
+                      ImGui::GetStyle().WindowPadding.y * 2.0f, ImGui::GetFontSize() * 8.0f);
+}
+
+int stacked_columns(int count) {
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  return std::clamp(int((ImGui::GetContentRegionAvail().x + gap) / (stacked_max_height() + gap)), 1, std::max(count, 1));
+}
+
+bool begin_fitted_child(const char* id, ImVec2 size, bool border, ImGuiWindowFlags flags) {
+  const ImGuiID key = ImGui::GetID(id);
+  g_fitted_open.push_back(key);
+  if (stacked_layout()) {
+    const auto fitted = g_fitted_heights.find(key);
+    if (fitted != g_fitted_heights.end()) size.y = fitted->second;
+  }
+  const bool visible = ImGui::BeginChild(id, size, border, flags);
+  g_fitted_windows.insert(ImGui::GetCurrentWindow()->ID);
+  return visible;
+}
+
+bool fitted_child(ImGuiID window_id) { return g_fitted_windows.count(window_id) > 0; }
+
+void end_fitted_child() {
+  if (stacked_layout()) {
+    const ImGuiWindow* window = ImGui::GetCurrentWindow();
+    const float height = window->DC.CursorMaxPos.y - window->DC.CursorStartPos.y + window->WindowPadding.y * 2.0f;
+    float& fitted = g_fitted_heights[g_fitted_open.back()];
+    if (std::fabs(fitted - height) > 0.5f) g_fitted_resized = true;
+    fitted = height;
+  }
+  g_fitted_open.pop_back();
+  ImGui::EndChild();
+}
+
+bool take_fitted_resize() {
+  const bool resized = g_fitted_resized;
+  g_fitted_resized = false;
+  return resized;
+}
 
 namespace {
 // The height of `count` panels `columns` to a row, each `panel_h` high.
@@ -82,6 +148,14 @@ ImVec2 grid_cell(int count, int* columns, float min_side, float title_h) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 gap = ImGui::GetStyle().ItemSpacing;
   count = std::max(count, 1);
+  if (stacked_layout()) {  // a panel of the screen's height per column: one on a phone upright, two or three on its side
+    const float visible = stacked_max_height();
+    const int c = stacked_columns(count);
+    if (columns) *columns = c;
+    const float w = std::floor((avail.x - gap.x * float(c - 1)) / float(c));
+    want_height(rows_height(count, c, std::min(visible, w + title_h), gap.y), avail.y);
+    return ImVec2(w, std::min(visible, w + title_h));
+  }
   ImVec2 best(1, 1);
   int best_columns = 1;
   float best_side = -1;
@@ -125,11 +199,17 @@ ImVec2 panel_grid(int count, int max_columns, float min_width, float min_height,
   const ImVec2 gap = ImGui::GetStyle().ItemSpacing;
   count = std::max(count, 1);
   int c = std::clamp(std::min(max_columns, count), 1, count);
+  if (stacked_layout()) c = std::min(c, stacked_columns(count));  // upright, one to a row
   while (c > 1 && (avail.x - gap.x * float(c - 1)) / float(c) < min_width) --c;
   const int rows = (count + c - 1) / c;
   const float w = std::floor((avail.x - gap.x * float(c - 1)) / float(c));
   const float h = std::floor((avail.y - gap.y * float(rows - 1)) / float(rows));
   if (columns) *columns = c;
+  if (stacked_layout()) {  // the view scrolls: plots as tall as three quarters of their width, within the screen
+    const float stacked_h = std::floor(std::min(std::max(min_height, w * 0.75f), stacked_max_height()));
+    want_height(rows_height(count, c, stacked_h, gap.y), avail.y);
+    return ImVec2(std::max(w, 1.0f), stacked_h);
+  }
   // Never taller than the region: a panel can always be seen whole.
   const ImVec2 size(std::max(w, 1.0f), std::max(h, std::min(min_height, std::max(avail.y, 1.0f))));
   want_height(rows_height(count, c, min_height, gap.y), avail.y);

@@ -14,6 +14,9 @@ int resize_string(ImGuiInputTextCallbackData* data);
 
 // "(?)" that shows `text` in a wrapped tooltip when hovered.
 void help_marker(const char* text);
+// The wrap position of a tooltip's text: 35 lines of text wide, or the
+// window's width on a phone (a tooltip is never cut at the screen's edge).
+float tooltip_wrap_width();
 
 // A control's label in a fixed column left of it (the scaling lab's rows), so
 // a recorded control rect is the widget frame alone (tests drag inside it)
@@ -25,10 +28,33 @@ void column_label(const char* label);
 void title_with_help(const char* title, const char* help);
 
 // A bordered child window with title, help marker and formula; always pair
-// with end_panel(). Returns false when the panel is clipped away.
+// with end_panel(). Returns false when the panel is clipped away. In the
+// stacked layout it is a fitted child (begin_fitted_child).
 bool begin_panel(const char* id, const ImVec2& size, const char* title, const char* help,
                  const char* formula);
 void end_panel();
+
+// A phone's screen (narrow in portrait, short in landscape) or an embed as
+// small: views stack their panels in one scrolling column (a few side by side
+// in landscape), each panel as tall as its content, instead of fitting them
+// all into the window.
+bool stacked_layout();
+// The most a stacked panel shows at once: the window's height below the tab bar.
+float stacked_max_height();
+// Columns of stacked panels in the region: as many as panels about as wide
+// as the screen is tall fit (one upright, two or three on a phone's side).
+int stacked_columns(int count);
+
+// A child window that, in the stacked layout, is as tall as its content was
+// in the last frame (size.y is its height until it has been measured);
+// otherwise ImGui::BeginChild. Pair with end_fitted_child().
+bool begin_fitted_child(const char* id, ImVec2 size, bool border, ImGuiWindowFlags flags);
+void end_fitted_child();
+// Whether the ImGui window with this id was begun by begin_fitted_child (a panel).
+bool fitted_child(ImGuiID window_id);
+// True when a fitted child changed its height since the last call: the next
+// frame lays the view out again (the shell keeps the lab pending).
+bool take_fitted_resize();
 
 // `count` equal panels filling the region: the rows x columns grid whose
 // panels have the largest square side; when that side is below min_side the

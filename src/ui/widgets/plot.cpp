@@ -11,6 +11,7 @@
 
 #include <imgui_internal.h>  // ImGuiWindow: which window the wheel scrolls
 
+#include "ui/widgets/panel.hpp"  // stacked_layout
 #include "ui/widgets/theme.hpp"
 
 namespace attn::plot {
@@ -759,8 +760,10 @@ HeatmapMargins heatmap_margins(const HeatmapWidget& hm, ImVec2 size) {
   int tick_decimals = 0;
   const std::vector<double> ticks =
       NiceTicks(hm.spec.lo, hm.spec.hi, colorbar_max_ticks(size.y - 3 * font, font), &tick_decimals);
-  const float tick_label_w =
-      std::max(widest(tick_labels(ticks, tick_decimals)), ImGui::CalcTextSize(slim ? "0.00" : "0.0000").x);
+  // Stacked on a phone, each heatmap has a row of its own: no room kept for
+  // a neighbour's wider labels, every pixel to the cells.
+  const float tick_label_w = std::max(widest(tick_labels(ticks, tick_decimals)),
+                                      ui::stacked_layout() ? 0.0f : ImGui::CalcTextSize(slim ? "0.00" : "0.0000").x);
   m.bar_gap = std::floor(font * (slim ? 0.4f : 0.8f));
   m.bar_w = slim ? std::floor(font * 0.6f) : font;
   m.right = hm.spec.colorbar ? m.bar_gap + m.bar_w + colorbar_label_offset(font) + tick_label_w + pad : pad;
@@ -1030,6 +1033,20 @@ void drag_pan(const HeatmapWidget& hm, const HeatmapGeometry& g, bool active) {
 }
 
 }  // namespace
+
+float HeatmapHeight(const HeatmapSpec& spec, float width) {
+  if (!spec.values || spec.rows <= 0 || spec.cols <= 0) return 0;
+  HeatmapSpec whole = spec;  // all cells, at the width's square cells
+  whole.zoom = nullptr;
+  const HeatmapWidget hm(whole);
+  const ImVec2 size(width, width * 4.0f + hm.font * 20.0f);
+  HeatmapGeometry g;
+  g.margins = heatmap_margins(hm, size);
+  if (!choose_cell_window(hm, size, &g)) return 0;
+  const float bottom = hm.pad + (g.upright_cols ? std::min(g.margins.col_label_w, hm.font * 8.0f) : hm.font) +
+                       g.margins.axis_h + hm.pad;
+  return g.margins.top + float(g.cell_px * g.rows) / hm.scale + bottom;
+}
 
 bool PlotHeatmap(const char* label_id, const HeatmapSpec& spec, const ImVec2& size_arg, HeatmapCells* cells) {
   Context& ctx = *g_context;

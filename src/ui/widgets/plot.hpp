@@ -163,6 +163,11 @@ struct HeatmapCells {
 bool PlotHeatmap(const char* label_id, const HeatmapSpec& spec, const ImVec2& size,
                  HeatmapCells* cells = nullptr);
 
+// The height PlotHeatmap needs at `width` to show every cell as big as the
+// width allows (cells, labels and axis title), for a layout that sizes the
+// heatmap to its content (a phone's stacked panels).
+float HeatmapHeight(const HeatmapSpec& spec, float width);
+
 // A vertical colorbar from lo (bottom) to hi (top) with nice ticks.
 void DrawColorbar(ImDrawList* draw_list, const ImVec2& min, const ImVec2& max,
                   gfx::Colormap colormap, float lo, float hi);

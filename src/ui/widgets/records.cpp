@@ -1,7 +1,9 @@
 // Widget rectangles by name; see records.hpp.
 #include "ui/widgets/records.hpp"
 
-#include <imgui_internal.h>  // the window's scrollbar (record_scrollbar)
+#include <imgui_internal.h>  // the window's scrollbar (record_scrollbar), the frame's windows
+
+#include "ui/widgets/panel.hpp"
 
 namespace attn::ui {
 
@@ -32,6 +34,33 @@ void record_scrollbar(Controls& controls, const std::string& name) {
   if (!window->ScrollbarY) return;
   const ImRect r = ImGui::GetWindowScrollbarRect(window, ImGuiAxis_Y);
   record_rect(controls, name, r.Min, r.Max, false);
+}
+
+std::vector<Section> last_frame_sections() {
+  const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
+  const auto rect = [scale](const ImRect& r) {
+    return WidgetRect{r.Min.x * scale, r.Min.y * scale, r.GetWidth() * scale, r.GetHeight() * scale, true};
+  };
+  std::vector<Section> sections;
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  for (ImGuiWindow* window : g.Windows) {  // in the order they were created: parents first
+    // Tooltips, popups and combo lists float above on purpose, and go away.
+    if (!window->Active || window->Hidden || !window->RootWindow ||
+        (window->RootWindow->Flags & (ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)))
+      continue;
+    Section s;
+    s.name = window->Name;
+    s.parent = window->ParentWindow ? window->ParentWindow->Name : "";
+    s.rect = rect(window->Rect());
+    s.inner = rect(window->InnerRect);
+    s.scroll_x = window->ScrollbarX;
+    s.scroll_y = window->ScrollbarY;
+    s.panel = fitted_child(window->ID);
+    // This frame's extent (ContentSize is the last frame's until the next Begin).
+    s.content_h = (window->DC.CursorMaxPos.y - window->DC.CursorStartPos.y + window->WindowPadding.y * 2.0f) * scale;
+    sections.push_back(std::move(s));
+  }
+  return sections;
 }
 
 }  // namespace attn::ui

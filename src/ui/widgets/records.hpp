@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include <imgui.h>
 
@@ -28,5 +29,21 @@ void record_region(Controls& controls, const std::string& name, const ImVec2& mi
 // control `name`: the page hands a finger on a control to the lab
 // (web/frames.js), so a view taller than a phone's screen scrolls by touch.
 void record_scrollbar(Controls& controls, const std::string& name);
+
+// A section of the screen: the lab's window and every child window drawn in
+// the last frame (a panel, the set-up, a table that scrolls), in framebuffer
+// pixels. layout() lists them with the text runs (text.hpp), so a test can
+// check from rectangles that no section is drawn over another and that no
+// text is cut at a section's edge.
+struct Section {
+  std::string name, parent;  // ImGui window names ("" parent: the lab's own window)
+  WidgetRect rect;           // the window
+  WidgetRect inner;          // what it shows of its content (without scrollbars)
+  bool scroll_x = false, scroll_y = false;  // a scrollbar reaches what lies beyond
+  bool panel = false;        // a view's panel (begin_fitted_child): as tall as its content on a phone
+  float content_h = 0;       // the height its content takes, with the window's padding
+};
+// The sections drawn in the last frame, parents before their children.
+std::vector<Section> last_frame_sections();
 
 }  // namespace attn::ui
