@@ -50,7 +50,7 @@ plot::HeatmapCells draw_heatmap(AppState& state, HeatmapLayout entry, const ImVe
   // at the panel's width need (and the panel fits itself to it), within the screen.
   ImVec2 drawn_size = size;
   if (size.y <= 0 && stacked_layout())
-    drawn_size.y = std::min(plot::HeatmapHeight(entry.spec, width), stacked_max_height() - ImGui::GetFrameHeightWithSpacing() * 2.0f);
+    drawn_size.y = std::min(plot::HeatmapHeight(entry.spec, width), stacked_room_below());
   const bool drawn = plot::PlotHeatmap(("##" + entry.name).c_str(), entry.spec, drawn_size, &cells);
   // Scrolled out of sight or not, it is part of the view: the accessible copy
   // lists it (the whole matrix when nothing was drawn), axes named even where

@@ -184,42 +184,80 @@ std::string timing_text(const WhyLab& lab, const char* layer, int n, TimingValue
 }
 const char* const kTimedLayers[] = {"rnn", "gru", "cnn", "attention"};
 
-// d2l's table (complexity, sequential operations, maximum path length) with
-// the forward passes timed in this browser beside it.
-void timing_table(const WhyLab& lab) {
+// d2l's rows; k is the convolution's kernel (3 here).
+const char* const kComplexity[4][4] = {{kTimedLayers[0], "O(n·d²)", "O(n)", "O(n)"},
+                                       {kTimedLayers[1], "O(n·d²)", "O(n)", "O(n)"},
+                                       {kTimedLayers[2], "O(k·n·d²)", "O(1)", "O(n/k)"},
+                                       {kTimedLayers[3], "O(n²·d)", "O(1)", "O(1)"}};
+const char* const kComplexityHeaders[] = {"why.timing.layer", "why.timing.complexity", "why.timing.sequential",
+                                          "why.timing.path"};
+
+// One measured quantity of the table: its header and how to read it at n.
+struct TimingColumn {
+  std::string header;
+  int n;
+  TimingValue value;
+};
+std::vector<TimingColumn> timing_columns() {
   const std::vector<int>& lengths = why_timing_lengths();
-  const int columns = 4 + int(lengths.size()) + 2;
+  std::vector<TimingColumn> columns;
+  for (int n : lengths) columns.push_back({format(tr("why.timing.ms.fmt"), n), n, timing_ms});
+  columns.push_back({format(tr("why.timing.gflops.fmt"), lengths.back()), lengths.back(), timing_gflops});
+  columns.push_back({format(tr("why.timing.dependent.fmt"), lengths.back()), lengths.back(), timing_dependent});
+  return columns;
+}
+
+void cell(const char* text) {
+  ImGui::TableNextColumn();
+  ui::text(text);
+}
+
+// d2l's table (complexity, sequential operations, maximum path length) with
+// the forward passes timed in this browser beside it, scrolling sideways
+// when the window is narrower than its columns.
+void timing_table(const WhyLab& lab) {
+  const std::vector<TimingColumn> timed = timing_columns();
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_SizingFixedFit;
   const float height = ImGui::GetTextLineHeightWithSpacing() * 6;
-  if (!ImGui::BeginTable("##why_timing", columns, flags, ImVec2(0, height))) return;
-  for (const char* key : {"why.timing.layer", "why.timing.complexity", "why.timing.sequential", "why.timing.path"})
-    ImGui::TableSetupColumn(tr(key));
-  for (int n : lengths) ImGui::TableSetupColumn(format(tr("why.timing.ms.fmt"), n).c_str());
-  ImGui::TableSetupColumn(format(tr("why.timing.gflops.fmt"), lengths.back()).c_str());
-  ImGui::TableSetupColumn(format(tr("why.timing.dependent.fmt"), lengths.back()).c_str());
+  if (!ImGui::BeginTable("##why_timing", 4 + int(timed.size()), flags, ImVec2(0, height))) return;
+  for (const char* key : kComplexityHeaders) ImGui::TableSetupColumn(tr(key));
+  for (const TimingColumn& column : timed) ImGui::TableSetupColumn(column.header.c_str());
   ImGui::TableHeadersRow();
-  // d2l's rows; k is the convolution's kernel (3 here).
-  const char* rows[4][4] = {{kTimedLayers[0], "O(n·d²)", "O(n)", "O(n)"},
-                            {kTimedLayers[1], "O(n·d²)", "O(n)", "O(n)"},
-                            {kTimedLayers[2], "O(k·n·d²)", "O(1)", "O(n/k)"},
-                            {kTimedLayers[3], "O(n²·d)", "O(1)", "O(1)"}};
-  for (const auto& row : rows) {
+  for (const auto& row : kComplexity) {
+    ImGui::TableNextRow();
+    cell(model_label(row[0]));
+    for (int c = 1; c < 4; ++c) cell(row[c]);
+    for (const TimingColumn& column : timed) cell(timing_text(lab, row[0], column.n, column.value).c_str());
+  }
+  ImGui::EndTable();
+}
+
+// The same numbers on a phone, in two tables that fit its width: d2l's
+// columns, then the measurements turned on their side (a row each, a column
+// per layer), so nothing needs a sideways scroll.
+void timing_tables_stacked(const WhyLab& lab) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  if (ImGui::BeginTable("##why_complexity", 4, flags)) {
+    for (const char* key : kComplexityHeaders) ImGui::TableSetupColumn(tr(key));
+    ImGui::TableHeadersRow();
+    for (const auto& row : kComplexity) {
+      ImGui::TableNextRow();
+      cell(model_label(row[0]));
+      for (int c = 1; c < 4; ++c) cell(row[c]);
+    }
+    ImGui::EndTable();
+  }
+  if (!ImGui::BeginTable("##why_measured", 5, flags)) return;
+  // The layers' columns as wide as their names and numbers; the row names wrap in what is left.
+  ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch);
+  for (const char* layer : kTimedLayers) ImGui::TableSetupColumn(model_label(layer), ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableHeadersRow();
+  for (const TimingColumn& column : timing_columns()) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ui::text(model_label(row[0]));
-    for (int c = 1; c < 4; ++c) {
-      ImGui::TableNextColumn();
-      ui::text(row[c]);
-    }
-    for (int n : lengths) {
-      ImGui::TableNextColumn();
-      ui::text(timing_text(lab, row[0], n, timing_ms).c_str());
-    }
-    for (const TimingValue value : {timing_gflops, timing_dependent}) {
-      ImGui::TableNextColumn();
-      ui::text(timing_text(lab, row[0], lengths.back(), value).c_str());
-    }
+    ui::text_wrapped("%s", column.header.c_str());
+    for (const char* layer : kTimedLayers) cell(timing_text(lab, layer, column.n, column.value).c_str());
   }
   ImGui::EndTable();
 }
@@ -255,7 +293,8 @@ void recurrence_panels(AppState& state) {
   });
   if (!stacked) ImGui::EndChild();
   title_with_help(tr("why.timing.title"), tr("why.timing.help"));
-  timing_table(lab);
+  if (stacked) timing_tables_stacked(lab);
+  else timing_table(lab);
   ui::text_wrapped("%s", tr("why.timing.gpu"));
 }
 

@@ -99,6 +99,13 @@ float stacked_max_height() {
                       ImGui::GetStyle().WindowPadding.y * 2.0f, ImGui::GetFontSize() * 8.0f);
 }
 
+float stacked_room_below() {
+  const ImGuiWindow* window = ImGui::GetCurrentWindow();
+  const float above = fitted_child(window->ID) ? window->DC.CursorPos.y - window->Pos.y + window->WindowPadding.y
+                                               : ImGui::GetFrameHeightWithSpacing() * 2.0f;
+  return std::max(stacked_max_height() - above, ImGui::GetFontSize() * 6.0f);
+}
+
 int stacked_columns(int count) {
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   return std::clamp(int((ImGui::GetContentRegionAvail().x + gap) / (stacked_max_height() + gap)), 1, std::max(count, 1));

@@ -41,6 +41,9 @@ void end_panel();
 bool stacked_layout();
 // The most a stacked panel shows at once: the window's height below the tab bar.
 float stacked_max_height();
+// The height a stacked panel's next item may take for the whole panel to
+// fit on the screen (stacked_max_height less what lies above it in the panel).
+float stacked_room_below();
 // Columns of stacked panels in the region: as many as panels about as wide
 // as the screen is tall fit (one upright, two or three on a phone's side).
 int stacked_columns(int count);
