@@ -152,12 +152,15 @@
     awayTimer = setTimeout(() => mouse('mousemove', -10000, -10000), 120);
   }
   // Who a finger put down at (x, y) belongs to: 'press' (a heatmap or a
-  // control: mouse events), 'scroll' (elsewhere in a lab the reader is using:
-  // the drag scrolls the view under it, as wheel events) or 'page' (elsewhere
-  // in an embedded lab not yet clicked: the browser scrolls the chapter).
+  // control: mouse events), 'scroll' (elsewhere in a lab the reader is using,
+  // or a text box of several lines: the drag scrolls what is under it, as
+  // wheel events, and a tap still clicks) or 'page' (elsewhere in an embedded
+  // lab not yet clicked: the browser scrolls the chapter).
   function ownerOf(x, y) {
     const r = canvas.getBoundingClientRect();
-    if (Module._attn_touch_owned(x - r.left, y - r.top)) return 'press';
+    const owned = Module._attn_touch_owned(x - r.left, y - r.top);
+    if (owned === 2) return 'scroll';
+    if (owned) return 'press';
     return engaged ? 'scroll' : 'page';
   }
   function distance(list) {

@@ -322,8 +322,9 @@ int main() {
 }
 
 // Whether a finger put down at CSS pixel (x, y) of the canvas is the lab's to
-// drag (a heatmap to pan, a slider or another control) rather than the page's
-// to scroll (web/main.js's touch handling).
+// drag (1: a heatmap to pan, a slider or another control; 2: a text box of
+// several lines, which the drag scrolls) rather than the page's to scroll
+// (web/frames.js's touch handling).
 extern "C" EMSCRIPTEN_KEEPALIVE int attn_touch_owned(double x, double y) {
   using namespace attn;
   const ui::AppState& state = platform::web_app().state;
@@ -335,7 +336,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_touch_owned(double x, double y) {
         y < entry.cells.y + entry.cells.h)
       return 1;
   for (const auto& [name, r] : state.controls)
-    if (!r.region && x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h) return 1;
+    if (!r.region && x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h) return r.text_box ? 2 : 1;
   return 0;
 }
 

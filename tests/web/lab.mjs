@@ -281,10 +281,17 @@ export async function checkEachHeatmap(lab, png, layout, result) {
 // Every heatmap on screen against compute(layout.config), once the lab has
 // drawn everything asked for (a screenshot taken earlier may show a frame
 // from before the change that layout() already describes).
-export async function checkPixels(c, lab, what, png = null) {
+// scale: the screenshot's (Lab.screenshot); a page at device scale 2 checked
+// at 'css'. With it, the lab must draw no frame between the layout read and
+// the screenshot (a settled lab draws none): checked, so that a mismatch says so.
+export async function checkPixels(c, lab, what, png = null, scale = undefined) {
   if (!png) await lab.settled();
   const layout = await lab.layout();
-  png ??= await lab.screenshot();
+  png ??= await lab.screenshot(scale);
+  if (scale) {
+    const frame = (await lab.layout()).frame;
+    c.check(frame === layout.frame, `${what}: the screenshot is of the frame layout() described`, `frames ${layout.frame} and ${frame}`);
+  }
   const result = await lab.compute(layout.config);
   if (!c.check(!result.error, `${what}: compute(layout.config) succeeds`, result.error)) return { layout, png, result };
   const each = await checkEachHeatmap(lab, png, layout, result);

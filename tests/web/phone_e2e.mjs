@@ -6,12 +6,13 @@
 // cells of at least 24 CSS px. At 390x844 every view is also screenshotted
 // (artifacts/web/phone_390x844_<view>.png, for a person to look at) and its
 // heatmaps' pixels checked against compute(). Then touch as on a phone page:
-// one finger scrolls the stacked heatmaps, a tap on a cell selects it.
+// one finger scrolls the stacked heatmaps, a tap on a cell selects it, a drag
+// in a long text box scrolls the box.
 // usage: node phone_e2e.mjs <web build dir> <artefacts dir>
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { checkPixels, openLab, pngFile, runBrowserTest } from './lab.mjs';
+import { asObject, checkPixels, openLab, pngFile, runBrowserTest } from './lab.mjs';
 import { ALL_VIEWS, PHONE_SIZES, phoneLayoutProblems } from './phone_layout.mjs';
 
 const [webDir, artefactsDir] = process.argv.slice(2);
@@ -31,8 +32,7 @@ async function eachView(c, page, url, size) {
     await lab.settled();
     let layout;
     if (what === SHOTS) {
-      await lab.settled();
-      const checked = await checkPixels(c, lab, name, await lab.screenshot('css'));
+      const checked = await checkPixels(c, lab, name, null, 'css');
       layout = checked.layout;
       await writeFile(join(artefactsDir, `phone_${what}_${theme}_${view}.png`), pngFile(checked.png));
     } else {
@@ -77,6 +77,34 @@ async function touch(c, page, lab) {
           `a tap on cell (3, 2) of ${head.name} selects query 3 of that head`, `query ${state.selected_query}, head ${state.selected_head}`);
 }
 
+// A poem of many lines in the learned-heads view's text box: one finger
+// dragged up inside the box scrolls the box (not the text's selection, not
+// the view), and the text stays as it was.
+async function textBox(c, page, url) {
+  const lines = Array.from({ length: 16 }, (_, i) => `第${i + 1}行床前明月光`).join('\n');
+  const lab = await openLab(page, url, `?lang=zh&view=poem&poem=-1&poem_text=${encodeURIComponent(lines)}`);
+  const cdp = await page.context().newCDPSession(page);
+  const send = (type, points) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+  const setup = await lab.controlCentre('setup_toggle');
+  await send('touchStart', [[setup.x, setup.y]]);
+  await send('touchEnd', []);
+  await lab.settled();
+  const box = (await lab.layout()).controls.poem_text;
+  if (!c.check(box, 'the set-up button opens the set-up with the poem text box')) return;
+  const boxSection = async () => (await lab.layout()).sections.find((s) => s.name.includes('poem_text'));
+  const before = await boxSection();
+  const x = box.css_x + box.css_w / 2, y = box.css_y + box.css_h - 8;
+  await send('touchStart', [[x, y]]);
+  for (let k = 1; k <= 6; ++k) await send('touchMove', [[x, y - 10 * k]]);
+  await send('touchEnd', []);
+  await lab.settled();
+  const after = await boxSection();
+  const text = asObject(await page.evaluate(() => window.attentionLab.get())).poem_text;
+  c.check(before?.scroll_y && before.scroll_top === 0 && after.scroll_top > 0 && text === lines,
+          'one finger dragged up in the poem text box scrolls it, and the text stays',
+          `scroll ${before?.scroll_top} then ${after?.scroll_top}, text ${text === lines ? 'kept' : JSON.stringify(text)}`);
+}
+
 process.exitCode = await runBrowserTest({
   name: 'phone_e2e', logName: 'phone', webDir, artefactsDir, viewport: PHONE_SIZES[0], locale: 'zh-CN',
   contextOptions: { hasTouch: true, isMobile: true, deviceScaleFactor: 2 },
@@ -84,7 +112,10 @@ process.exitCode = await runBrowserTest({
     let lab;
     for (const size of PHONE_SIZES) {
       lab = await eachView(c, page, url, size);
-      if (named(size) === SHOTS) await touch(c, page, lab);
+      if (named(size) === SHOTS) {
+        await touch(c, page, lab);
+        await textBox(c, page, url);
+      }
     }
   },
 });

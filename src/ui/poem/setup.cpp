@@ -33,7 +33,7 @@ void text_box(AppState& state) {
     lab.text = text;
     lab.query = -1;
   }
-  record_control(state, "poem_text");
+  record_text_box(state, "poem_text");
   // The induction probe: random characters repeated once. A new draw each press.
   if (ImGui::Button(tr("poem.probe"))) poem_probe(state);
   record_control(state, "poem_probe");

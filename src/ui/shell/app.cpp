@@ -327,6 +327,7 @@ std::string layout_json(const AppState& state) {
     item["inner"] = rect_json(state, s.inner.x, s.inner.y, s.inner.w, s.inner.h);
     item["scroll_x"] = s.scroll_x;
     item["scroll_y"] = s.scroll_y;
+    item["scroll_top"] = s.scroll_top;
     item["panel"] = s.panel;
     item["content_h"] = s.content_h;
     sections.push_back(std::move(item));

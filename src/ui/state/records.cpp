@@ -12,6 +12,7 @@
 namespace attn::ui {
 
 void record_control(AppState& state, const std::string& name) { record_control(state.controls, name); }
+void record_text_box(AppState& state, const std::string& name) { record_text_box(state.controls, name); }
 void record_region(AppState& state, const std::string& name) { record_region(state.controls, name); }
 void record_region(AppState& state, const std::string& name, const ImVec2& min, const ImVec2& max) {
   record_region(state.controls, name, min, max);

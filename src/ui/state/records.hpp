@@ -74,6 +74,7 @@ struct CellCursor {
 
 // record_control and the rest of widgets/records.hpp, into state.controls.
 void record_control(AppState& state, const std::string& name);
+void record_text_box(AppState& state, const std::string& name);
 void record_region(AppState& state, const std::string& name);
 void record_region(AppState& state, const std::string& name, const ImVec2& min, const ImVec2& max);
 void record_scrollbar(AppState& state, const std::string& name);

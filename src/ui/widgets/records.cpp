@@ -21,6 +21,11 @@ void record_control(Controls& controls, const std::string& name) {
   record_rect(controls, name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), false);
 }
 
+void record_text_box(Controls& controls, const std::string& name) {
+  record_control(controls, name);
+  controls[name].text_box = true;
+}
+
 void record_region(Controls& controls, const std::string& name) {
   record_rect(controls, name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), true);
 }
@@ -55,6 +60,7 @@ std::vector<Section> last_frame_sections() {
     s.inner = rect(window->InnerRect);
     s.scroll_x = window->ScrollbarX;
     s.scroll_y = window->ScrollbarY;
+    s.scroll_top = window->Scroll.y * scale;
     s.panel = fitted_child(window->ID);
     // This frame's extent (ContentSize is the last frame's until the next Begin).
     s.content_h = (window->DC.CursorMaxPos.y - window->DC.CursorStartPos.y + window->WindowPadding.y * 2.0f) * scale;

@@ -16,11 +16,14 @@ namespace attn::ui {
 struct WidgetRect {
   float x = 0, y = 0, w = 0, h = 0;
   bool region = false;  // an area (a panel, the view), not a widget: a finger on it is no press (web/frames.js)
+  bool text_box = false;  // a text box of several lines: a finger's drag scrolls it, a tap places the cursor
 };
 using Controls = std::map<std::string, WidgetRect>;
 
 // Remembers the last ImGui item's rectangle as control `name`.
 void record_control(Controls& controls, const std::string& name);
+// The same for a text box of several lines (WidgetRect::text_box).
+void record_text_box(Controls& controls, const std::string& name);
 // The same for an area that holds controls (a child window just ended, the
 // open view): listed with the controls, but marked WidgetRect::region.
 void record_region(Controls& controls, const std::string& name);
@@ -40,6 +43,7 @@ struct Section {
   WidgetRect rect;           // the window
   WidgetRect inner;          // what it shows of its content (without scrollbars)
   bool scroll_x = false, scroll_y = false;  // a scrollbar reaches what lies beyond
+  float scroll_top = 0;      // how far its content is scrolled up
   bool panel = false;        // a view's panel (begin_fitted_child): as tall as its content on a phone
   float content_h = 0;       // the height its content takes, with the window's padding
 };
