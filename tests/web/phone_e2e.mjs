@@ -1,13 +1,13 @@
 // A phone is a first-class screen: every view at 360x800, 390x844 and 430x932
 // upright and 844x390 on its side (touch, device scale 2, in Chinese, light
-// and dark theme in turn), checked
-// from layout()'s rectangles by the rules of phone_layout.mjs: no section over
-// another, no text cut at an edge, panels as tall as their content, heatmap
-// cells of at least 24 CSS px. At 390x844 every view is also screenshotted
-// (artifacts/web/phone_390x844_<view>.png, for a person to look at) and its
-// heatmaps' pixels checked against compute(). Then touch as on a phone page:
-// one finger scrolls the stacked heatmaps, a tap on a cell selects it, a drag
-// in a long text box scrolls the box.
+// and dark theme in turn), checked from layout()'s rectangles by the rules of
+// phone_layout.mjs: no section over another, no text cut at an edge, panels
+// as tall as their content, heatmap cells of at least 24 CSS px (also for a
+// sentence of twelve tokens at 360x800). At 390x844 every view is also
+// screenshotted (artifacts/web/phone_390x844_<theme>_<view>.png, for a person
+// to look at) and its heatmaps' pixels checked against compute(). Then touch
+// as on a phone page: one finger scrolls the stacked heatmaps, a tap on a cell
+// selects it, a drag in a long text box scrolls the box.
 // usage: node phone_e2e.mjs <web build dir> <artefacts dir>
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -48,6 +48,22 @@ async function eachView(c, page, url, size) {
   return lab;
 }
 
+// The narrowest phone with the longest sentence the cell rule covers: twelve
+// tokens still get cells of 24 CSS px in every view that draws them.
+const TWELVE = '我爱自然语言处理和注意力';
+async function twelveTokens(c, page, lab, size) {
+  for (const view of ['heatmaps', 'steps', 'filter']) {
+    const error = await page.evaluate((fields) => window.attentionLab.set(fields), { view, text: TWELVE, theme: 'light' });
+    c.check(error === '', `${named(size)} ${view} with 12 tokens: set() is accepted`, error);
+    await lab.settled();
+    const layout = await lab.layout();
+    const problems = phoneLayoutProblems(layout, size);
+    c.check(layout.heatmaps.length > 0 && layout.heatmaps.every((h) => h.rows === 12 || h.cols === 12) && problems.length === 0,
+            `${named(size)} ${view} with 12 tokens: cells >= 24 px, nothing overlaps, nothing is cut`,
+            problems.slice(0, 6).join('\n    ') || layout.heatmaps.map((h) => `${h.name} ${h.rows}x${h.cols}`).join(' '));
+  }
+}
+
 // One finger on the stacked heatmaps (not on a cell) scrolls the view; a tap
 // on a cell of a heatmap scrolled into sight selects its query.
 async function touch(c, page, lab) {
@@ -57,7 +73,7 @@ async function touch(c, page, lab) {
   await lab.settled();
   const before = await lab.layout();
   const first = before.heatmaps.find((h) => h.name === 'average');
-  const x = first.css_x + first.css_w + 30, y0 = 600;  // right of the cells, on the colorbar's panel
+  const x = first.css_x - 12, y0 = first.css_y + first.css_h * 0.9;  // on the query labels, left of the cells
   await send('touchStart', [[x, y0]]);
   for (let k = 1; k <= 8; ++k) await send('touchMove', [[x, y0 - 40 * k]]);
   await send('touchEnd', []);
@@ -112,6 +128,7 @@ process.exitCode = await runBrowserTest({
     let lab;
     for (const size of PHONE_SIZES) {
       lab = await eachView(c, page, url, size);
+      if (size === PHONE_SIZES[0]) await twelveTokens(c, page, lab, size);
       if (named(size) === SHOTS) {
         await touch(c, page, lab);
         await textBox(c, page, url);

@@ -210,6 +210,14 @@ void app_frame(AppState& state) {
   ImGui::SetNextWindowSize(io.DisplaySize);
   const ImGuiWindowFlags host_flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  // On a phone every pixel of width goes to the figure: slimmer margins and a
+  // slim scrollbar (a finger scrolls; the bar only says where the view is).
+  const bool stacked = stacked_layout();
+  if (stacked) {
+    const float font = ImGui::GetFontSize();
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(std::floor(font * 0.3f), std::floor(font * 0.3f)));
+    ImGui::PushStyleVar(ImGuiStyleVar_ScrollbarSize, std::floor(font * 0.35f));
+  }
   ImGui::Begin("##lab", nullptr, host_flags);
   take_wanted_height_change();  // only the open view's layouts count
   draw_notices(state);
@@ -230,6 +238,7 @@ void app_frame(AppState& state) {
   // A stacked panel that fitted itself to its content is laid out again next frame.
   if (take_fitted_resize()) state.settle_frames = std::max(state.settle_frames, 2);
   ImGui::End();
+  if (stacked) ImGui::PopStyleVar(2);
   // What is left of the frame's share goes to a pending recompute, for the
   // newest config (the set-up panel may have changed it in this frame).
   continue_explorer_job(state);

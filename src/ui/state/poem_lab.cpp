@@ -396,7 +396,12 @@ void poem_update(AppState& state) {
 }
 
 bool poem_pending(const PoemLab& lab) {
-  return lab.load == ModuleLoad::Requested || lab.corpus == ModuleLoad::Requested || lab.sampling;
+  // A model on its way is pending (settled() waits for the view it opens),
+  // except while scripts/run.sh still trains it: that wait is minutes long,
+  // and the loader wakes the frames when it has news.
+  const bool fetching = lab.load == ModuleLoad::Loading && !lab.model_training;
+  return lab.load == ModuleLoad::Requested || fetching || lab.corpus == ModuleLoad::Requested ||
+         lab.corpus == ModuleLoad::Loading || lab.sampling;
 }
 
 bool poem_busy(const PoemLab& lab) {

@@ -114,11 +114,16 @@ int stacked_columns(int count) {
 bool begin_fitted_child(const char* id, ImVec2 size, bool border, ImGuiWindowFlags flags) {
   const ImGuiID key = ImGui::GetID(id);
   g_fitted_open.push_back(key);
-  if (stacked_layout()) {
+  const bool stacked = stacked_layout();
+  if (stacked) {
     const auto fitted = g_fitted_heights.find(key);
     if (fitted != g_fitted_heights.end()) size.y = fitted->second;
+    // Slim margins: on a 360 px screen they let twelve tokens keep cells of 24 px.
+    const float padding = std::floor(ImGui::GetFontSize() * 0.4f);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(padding, padding));
   }
   const bool visible = ImGui::BeginChild(id, size, border, flags);
+  if (stacked) ImGui::PopStyleVar();
   g_fitted_windows.insert(ImGui::GetCurrentWindow()->ID);
   return visible;
 }

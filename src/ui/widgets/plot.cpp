@@ -666,6 +666,33 @@ void DrawColorbar(ImDrawList* draw_list, const ImVec2& min, const ImVec2& max, g
   }
 }
 
+void DrawColorbarBelow(ImDrawList* draw_list, const ImVec2& min, const ImVec2& max, gfx::Colormap colormap, float lo,
+                       float hi) {
+  const float scale = framebuffer_scale();
+  const float font = ImGui::GetFontSize();
+  const ImU32 text_color = ImGui::GetColorU32(ImGuiCol_Text);
+  // One strip per framebuffer pixel column, lo at the left.
+  const int columns_px = std::max(1, int(std::lround((max.x - min.x) * scale)));
+  for (int i = 0; i < columns_px; ++i) {
+    const gfx::Rgba8 c = gfx::colormap_color(colormap, (float(i) + 0.5f) / float(columns_px));
+    draw_list->AddRectFilled(ImVec2(min.x + float(i) / scale, min.y), ImVec2(min.x + float(i + 1) / scale, max.y),
+                             IM_COL32(c.r, c.g, c.b, 255));
+  }
+  draw_list->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1), colors().axis);
+  int decimals = 0;
+  // Labels side by side need about four lines of text each.
+  const std::vector<double> ticks = NiceTicks(lo, hi, std::max(2, int((max.x - min.x) / (font * 4.0f))), &decimals);
+  const float tick_len = colorbar_tick_length(font);
+  for (double v : ticks) {
+    const float x = std::floor(min.x + gfx::normalise_value(float(v), lo, hi) * (max.x - min.x)) + 0.5f;
+    draw_list->AddLine(ImVec2(x, max.y + 1), ImVec2(x, max.y + 1 + tick_len), colors().axis);
+    const std::string label = format_number(v, decimals);
+    const float w = ImGui::CalcTextSize(label.c_str()).x;
+    draw_list->AddText(ImVec2(std::clamp(x - w * 0.5f, min.x - w * 0.5f, max.x - w * 0.5f), max.y + colorbar_label_offset(font)),
+                       text_color, label.c_str());
+  }
+}
+
 namespace {
 
 // The window of cells shown: at most `fit` cells (one framebuffer pixel each
@@ -726,6 +753,10 @@ struct HeatmapMargins {
   float left = 0, right = 0, top = 0;
   float axis_h = 0;                        // the key axis title under the key labels
   float bar_gap = 0, bar_w = 0;            // the colorbar's distance from the cells, its width
+  // Upright on a phone the colorbar lies under the key axis instead, so the
+  // cells get the whole width: its strip, ticks and labels take bar_below_h.
+  bool bar_below = false;
+  float bar_below_h = 0;
 };
 
 // Where the cells land: the window of the matrix shown, the cell size and the
@@ -766,7 +797,13 @@ HeatmapMargins heatmap_margins(const HeatmapWidget& hm, ImVec2 size) {
                                       ui::stacked_layout() ? 0.0f : ImGui::CalcTextSize(slim ? "0.00" : "0.0000").x);
   m.bar_gap = std::floor(font * (slim ? 0.4f : 0.8f));
   m.bar_w = slim ? std::floor(font * 0.6f) : font;
-  m.right = hm.spec.colorbar ? m.bar_gap + m.bar_w + colorbar_label_offset(font) + tick_label_w + pad : pad;
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  m.bar_below = hm.spec.colorbar && ui::stacked_layout() && display.y > display.x;
+  if (m.bar_below) {
+    m.bar_w = std::floor(font * 0.6f);
+    m.bar_below_h = m.bar_w + colorbar_label_offset(font) + font + pad;
+  }
+  m.right = hm.spec.colorbar && !m.bar_below ? m.bar_gap + m.bar_w + colorbar_label_offset(font) + tick_label_w + pad : pad;
   m.top = std::floor(font * 0.5f);  // half a label: the top colorbar tick is centred on the edge
   m.axis_h = hm.has_col_axis ? pad + font : 0.0f;
   return m;
@@ -778,7 +815,7 @@ HeatmapMargins heatmap_margins(const HeatmapWidget& hm, ImVec2 size) {
 bool choose_cell_window(const HeatmapWidget& hm, ImVec2 size, HeatmapGeometry* g) {
   const HeatmapSpec& spec = hm.spec;
   const HeatmapMargins& m = g->margins;
-  float bottom = hm.pad + hm.font + m.axis_h + hm.pad;
+  float bottom = hm.pad + hm.font + m.axis_h + hm.pad + m.bar_below_h;
   for (int pass = 0; pass < 2; ++pass) {
     const float avail_w = (size.x - m.left - m.right) * hm.scale, avail_h = (size.y - m.top - bottom) * hm.scale;
     const float zoom = spec.zoom ? spec.zoom->zoom : 1.0f;
@@ -792,7 +829,7 @@ bool choose_cell_window(const HeatmapWidget& hm, ImVec2 size, HeatmapGeometry* g
     if (pass == 0) {
       g->upright_cols = m.col_label_w + hm.pad > float(g->cell_px) / hm.scale;
       if (!g->upright_cols) break;
-      bottom = hm.pad + std::min(m.col_label_w, hm.font * 8.0f) + m.axis_h + hm.pad;
+      bottom = hm.pad + std::min(m.col_label_w, hm.font * 8.0f) + m.axis_h + hm.pad + m.bar_below_h;
     }
   }
   return g->cell_px >= 1;
@@ -814,6 +851,11 @@ void place_cells(const HeatmapWidget& hm, ImVec2 size, ImVec2 frame_min, Heatmap
   g->cell = float(g->cell_px) / scale;
   g->bar_min = ImVec2(g->cell_max.x + m.bar_gap, g->cell_min.y);
   g->bar_max = ImVec2(g->cell_max.x + m.bar_gap + m.bar_w, g->cell_max.y);
+  if (m.bar_below) {  // under the key labels and the axis title, as wide as the cells
+    const float labels = hm.pad + (g->upright_cols ? std::min(m.col_label_w, hm.font * 8.0f) : hm.font) + m.axis_h + hm.pad;
+    g->bar_min = ImVec2(g->cell_min.x, g->cell_max.y + labels);
+    g->bar_max = ImVec2(g->cell_max.x, g->bar_min.y + m.bar_w);
+  }
 }
 
 // The window's values, row-major (the whole matrix when nothing is cut);
@@ -1044,7 +1086,7 @@ float HeatmapHeight(const HeatmapSpec& spec, float width) {
   g.margins = heatmap_margins(hm, size);
   if (!choose_cell_window(hm, size, &g)) return 0;
   const float bottom = hm.pad + (g.upright_cols ? std::min(g.margins.col_label_w, hm.font * 8.0f) : hm.font) +
-                       g.margins.axis_h + hm.pad;
+                       g.margins.axis_h + hm.pad + g.margins.bar_below_h;
   return g.margins.top + float(g.cell_px * g.rows) / hm.scale + bottom;
 }
 
@@ -1069,7 +1111,10 @@ bool PlotHeatmap(const char* label_id, const HeatmapSpec& spec, const ImVec2& si
   draw_cells(ctx, id, hm, geometry);
   draw_token_labels(hm, geometry);
   draw_axis_titles(hm, geometry);
-  if (spec.colorbar) DrawColorbar(hm.draw_list, geometry.bar_min, geometry.bar_max, spec.colormap, spec.lo, spec.hi);
+  if (spec.colorbar && geometry.margins.bar_below)
+    DrawColorbarBelow(hm.draw_list, geometry.bar_min, geometry.bar_max, spec.colormap, spec.lo, spec.hi);
+  else if (spec.colorbar)
+    DrawColorbar(hm.draw_list, geometry.bar_min, geometry.bar_max, spec.colormap, spec.lo, spec.hi);
   draw_outlined_cells(hm, geometry);
   draw_selected_row(hm, geometry);
   draw_cell_cursor(hm, geometry);

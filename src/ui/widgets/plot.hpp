@@ -171,5 +171,9 @@ float HeatmapHeight(const HeatmapSpec& spec, float width);
 // A vertical colorbar from lo (bottom) to hi (top) with nice ticks.
 void DrawColorbar(ImDrawList* draw_list, const ImVec2& min, const ImVec2& max,
                   gfx::Colormap colormap, float lo, float hi);
+// The same lying down, lo at the left, its ticks and labels under it (a
+// heatmap's on an upright phone).
+void DrawColorbarBelow(ImDrawList* draw_list, const ImVec2& min, const ImVec2& max,
+                       gfx::Colormap colormap, float lo, float hi);
 
 }  // namespace attn::plot
