@@ -76,6 +76,7 @@ async function run(name, size, flags) {
 
 // Some pixel column right of the cells runs from the colormap's high end (top)
 // to its low end (bottom): the colour bar, whatever its width and gap.
+// Beside the cells, or (upright on a phone) under them, below the key labels.
 function hasColorbar(png, hm) {
   // The bar is one strip per pixel row over the cells' height, strip i at 1 - (i + 0.5) / h.
   const hi = colormapColor(hm.colormap, 1 - 1.5 / hm.h), lo = colormapColor(hm.colormap, 1.5 / hm.h);
@@ -83,6 +84,11 @@ function hasColorbar(png, hm) {
   const top = Math.round(hm.y + 1), bottom = Math.round(hm.y + hm.h - 2);
   for (let x = Math.round(hm.x + hm.w) + 1; x < Math.min(png.width, hm.x + hm.w + 40); ++x)
     if (near(pixelAt(png, x, top), hi) && near(pixelAt(png, x, bottom), lo)) return true;
+  // Lying down: strip i at (i + 0.5) / w, lo at the left.
+  const left = Math.round(hm.x + 1), right = Math.round(hm.x + hm.w - 2);
+  const loBelow = colormapColor(hm.colormap, 1.5 / hm.w), hiBelow = colormapColor(hm.colormap, 1 - 1.5 / hm.w);
+  for (let y = Math.round(hm.y + hm.h) + 1; y < Math.min(png.height, hm.y + hm.h + 120); ++y)
+    if (near(pixelAt(png, left, y), loBelow) && near(pixelAt(png, right, y), hiBelow)) return true;
   return false;
 }
 
@@ -139,7 +145,7 @@ function checkShot(name, shot, mode, tabWidths, expectSetupPanel) {
             `${what}: ${hm.rows}x${hm.cols} cells of at least one whole pixel`, `${hm.w}x${hm.h}`);
     const under = names.filter((n) => !CONTAINERS.has(n) && overlap(rect(controls[n]), hm));
     c.check(under.length === 0, `${what}: no control overlaps its cells`, under.map((n) => `${n} ${show(controls[n])}`).join(', '));
-    c.check(hasColorbar(png, hm), `${what}: a colour bar beside the cells`, show(hm));
+    c.check(hasColorbar(png, hm), `${what}: a colour bar beside the cells (under them upright on a phone)`, show(hm));
   }
   if (layout.heatmaps.length) {
     const result = attend(layout.config);

@@ -41,9 +41,12 @@ async function touchTest(c, page, url, size) {
     c.check((await fields()).query === 5, `${what}: a tap on a cell selects its query`, JSON.stringify(await fields()));
   }
 
-  // Two fingers spreading over head 0 zoom it; one finger then pans it.
-  hm = (await lab.layout()).heatmaps.find((h) => h.name === 'head0');
-  if (!c.check(!!hm && hm.zoomable, `${what}: head 0 is on screen and zoomable`)) return;
+  // Two fingers spreading over a heatmap zoom it (all share one zoom); one
+  // finger then pans it. Head 0, or on a phone, where the heatmaps stack one
+  // under another, the head average at the top.
+  const zoomTarget = (layout) => layout.heatmaps.find((h) => h.name === 'head0') ?? layout.heatmaps.find((h) => h.name === 'average');
+  hm = zoomTarget(await lab.layout());
+  if (!c.check(!!hm && hm.zoomable, `${what}: a head heatmap is on screen and zoomable`)) return;
   const o = await lab.canvasOffset();
   const cx = o.left + hm.css_x + hm.css_w / 2, cy = o.top + hm.css_y + hm.css_h / 2;
   await touch('touchStart', [[cx - 10, cy]]);
@@ -55,7 +58,7 @@ async function touchTest(c, page, url, size) {
   const zoomed = afterPinch.zoom;
   c.check(afterPinch.query === 5, `${what}: a pinch does not select the cell under its first finger`);
   c.check(zoomed[0] > 2, `${what}: a pinch zooms the head heatmaps (zoom ${zoomed[0].toFixed(2)})`);
-  hm = (await lab.layout()).heatmaps.find((h) => h.name === 'head0');
+  hm = zoomTarget(await lab.layout());
   const px = o.left + hm.css_x + hm.css_w * 0.7, py = o.top + hm.css_y + hm.css_h * 0.7;
   await touch('touchStart', [[px, py]]);
   for (let k = 1; k <= 6; ++k) await touch('touchMove', [[px - 8 * k, py - 8 * k]]);

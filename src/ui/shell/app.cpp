@@ -212,6 +212,7 @@ void app_frame(AppState& state) {
                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   // On a phone every pixel of width goes to the figure: slimmer margins and a
   // slim scrollbar (a finger scrolls; the bar only says where the view is).
+  set_stacked_when_short(state.controls_mode != ControlsMode::None);
   const bool stacked = stacked_layout();
   if (stacked) {
     const float font = ImGui::GetFontSize();

@@ -65,8 +65,10 @@ plot::HeatmapCells draw_heatmap(AppState& state, HeatmapLayout entry, const ImVe
   const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
   const ImVec2 clip_min = ImGui::GetWindowDrawList()->GetClipRectMin();
   const ImVec2 clip_max = ImGui::GetWindowDrawList()->GetClipRectMax();
+  // Upright on a phone, the colorbar under the cells must be on screen too.
+  const float bottom = upright_phone() ? ImGui::GetItemRectMax().y * scale : float(cells.y + cells.h);
   if (float(cells.x) < clip_min.x * scale - 0.5f || float(cells.y) < clip_min.y * scale - 0.5f ||
-      float(cells.x + cells.w) > clip_max.x * scale + 0.5f || float(cells.y + cells.h) > clip_max.y * scale + 0.5f)
+      float(cells.x + cells.w) > clip_max.x * scale + 0.5f || bottom > clip_max.y * scale + 0.5f)
     return cells;
   entry.cells = cells;
   // The layout outlives this frame's matrices: keep only what it reports.

@@ -88,10 +88,19 @@ std::vector<ImGuiID> g_fitted_open;  // the fitted children begun and not yet en
 bool g_fitted_resized = false;
 }  // namespace
 
+bool g_stacked_when_short = true;
+
+void set_stacked_when_short(bool short_counts) { g_stacked_when_short = short_counts; }
+
 bool stacked_layout() {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const float font = ImGui::GetFontSize();
-  return display.x < font * 43.0f || display.y < font * 32.0f;
+  return display.x < font * 43.0f || (g_stacked_when_short && display.y < font * 32.0f);
+}
+
+bool upright_phone() {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  return stacked_layout() && display.y > display.x;
 }
 
 float stacked_max_height() {

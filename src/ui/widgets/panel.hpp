@@ -35,10 +35,16 @@ bool begin_panel(const char* id, const ImVec2& size, const char* title, const ch
 void end_panel();
 
 // A phone's screen (narrow in portrait, short in landscape) or an embed as
-// small: views stack their panels in one scrolling column (a few side by side
+// narrow: views stack their panels in one scrolling column (a few side by side
 // in landscape), each panel as tall as its content, instead of fitting them
 // all into the window.
 bool stacked_layout();
+// The stacked layout on a window taller than wide (a phone held upright):
+// heatmaps put their colorbar under the cells, so the cells get the whole width.
+bool upright_phone();
+// Whether a short window counts (the shell says, each frame): not for a figure
+// alone (controls none), which an author sizes to fit it (height 'auto').
+void set_stacked_when_short(bool short_counts);
 // The most a stacked panel shows at once: the window's height below the tab bar.
 float stacked_max_height();
 // The height a stacked panel's next item may take for the whole panel to

@@ -11,7 +11,7 @@
 
 #include <imgui_internal.h>  // ImGuiWindow: which window the wheel scrolls
 
-#include "ui/widgets/panel.hpp"  // stacked_layout
+#include "ui/widgets/panel.hpp"  // stacked_layout, upright_phone
 #include "ui/widgets/theme.hpp"
 
 namespace attn::plot {
@@ -797,8 +797,7 @@ HeatmapMargins heatmap_margins(const HeatmapWidget& hm, ImVec2 size) {
                                       ui::stacked_layout() ? 0.0f : ImGui::CalcTextSize(slim ? "0.00" : "0.0000").x);
   m.bar_gap = std::floor(font * (slim ? 0.4f : 0.8f));
   m.bar_w = slim ? std::floor(font * 0.6f) : font;
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  m.bar_below = hm.spec.colorbar && ui::stacked_layout() && display.y > display.x;
+  m.bar_below = hm.spec.colorbar && ui::upright_phone();
   if (m.bar_below) {
     m.bar_w = std::floor(font * 0.6f);
     m.bar_below_h = m.bar_w + colorbar_label_offset(font) + font + pad;
