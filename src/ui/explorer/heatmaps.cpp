@@ -78,9 +78,7 @@ void head_heatmap(AppState& state, int head, const ImVec2& size) {
 void heatmaps_view(AppState& state) {
   const ExplorerResult& r = *state.result;
   const int heads = int(r.attention.heads.size());
-  ui::text(selected_query_text(r, state.selected_query).c_str());
-  ImGui::SameLine();
-  help_marker(tr("view.heatmaps.help"));
+  title_with_help(selected_query_text(r, state.selected_query).c_str(), tr("view.heatmaps.help"));
   // Too many tokens for the pixels, or zoomed in: say which window is shown.
   const plot::HeatmapCells& w = state.zoom_window;
   const int n = int(r.tokens.size());

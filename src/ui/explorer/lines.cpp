@@ -18,9 +18,7 @@ void lines_view(AppState& state) {
   const ExplorerResult& r = *state.result;
   const int n = int(r.tokens.size()), heads = int(r.attention.heads.size());
   state.lines_head_visible.resize(std::size_t(heads), true);
-  ui::text(tr("lines.title"));
-  ImGui::SameLine();
-  help_marker(tr("lines.help"));
+  title_with_help(tr("lines.title"), tr("lines.help"));
   // One checkbox per head, in the head's colour.
   const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   for (int h = 0; h < heads; ++h) {

@@ -26,9 +26,7 @@ std::string order_places(const OrderCheck& o) {
 void shuffle_controls(AppState& state) {
   ExplorerConfig& c = state.config;
   const ControlRow& row = control_row("shuffle");
-  ui::text(tr(row.label_key));
-  ImGui::SameLine();
-  help_marker(tr(row.help_key));
+  title_with_help(tr(row.label_key), tr(row.help_key));
   // Each press draws another order (the next seed); 0 is the sentence's own.
   if (ImGui::Button(tr("setup.shuffle.button"))) c.shuffle = c.shuffle + 1;
   record_control(state, row.field);

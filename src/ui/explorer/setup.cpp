@@ -18,9 +18,7 @@ namespace {
 
 void sentence_box(AppState& state) {
   const ControlRow& sentence = control_row("text");
-  ui::text(tr(sentence.label_key));
-  ImGui::SameLine();
-  help_marker(tr(sentence.help_key));
+  title_with_help(tr(sentence.label_key), tr(sentence.help_key));
   ImGui::SetNextItemWidth(-1);
   // InputTextMultiline wraps nothing in 1.86; one line keeps Enter meaningful.
   if (state.config.input == Input::Text) {
@@ -203,9 +201,7 @@ void mask_controls(AppState& state) {
 }  // namespace
 
 void setup_panel(AppState& state) {
-  ui::text(tr("setup.title"));
-  ImGui::SameLine();
-  help_marker(tr("setup.help"));
+  title_with_help(tr("setup.title"), tr("setup.help"));
   sentence_box(state);
   ImGui::Spacing();
   // The chapter's experiments fix their own sizes and projections: those

@@ -20,9 +20,7 @@ namespace {
 // While the model being trained is shown, the poem it reads, not editable.
 void text_box(AppState& state) {
   PoemLab& lab = state.poem;
-  ui::text(tr("poem.text"));
-  ImGui::SameLine();
-  help_marker(tr("poem.text.help"));
+  title_with_help(tr("poem.text"), tr("poem.text.help"));
   std::string text = poem_text_shown(lab);
   ImGui::SetNextItemWidth(-1);
   const float lines = ImGui::GetTextLineHeight() * 5 + ImGui::GetStyle().FramePadding.y * 2;
@@ -45,9 +43,7 @@ void held_out_picker(AppState& state) {
   PoemLab& lab = state.poem;
   if (!lab.summary) return;
   const int poems = int(lab.summary->held_out.size());
-  ui::text(tr("poem.held_out"));
-  ImGui::SameLine();
-  help_marker(tr("poem.held_out.help"));
+  title_with_help(tr("poem.held_out"), tr("poem.held_out.help"));
   const auto label = [&](int i) { return std::to_string(i + 1) + ". " + poem_label(*lab.summary, i); };
   ImGui::SetNextItemWidth(-1);
   const std::string current = poem_shows_trained(lab) ? label(lab.trained_poem)
@@ -91,9 +87,7 @@ void continue_controls(AppState& state) {
 void training_controls(AppState& state) {
   PoemLab& lab = state.poem;
   ImGui::Separator();
-  ui::text(tr("poem.train.title"));
-  ImGui::SameLine();
-  help_marker(tr("poem.train.help"));
+  title_with_help(tr("poem.train.title"), tr("poem.train.help"));
   const auto button = [&](const char* label_key, const char* id, PoemTrainAction action) {
     if (ImGui::Button((std::string(tr(label_key)) + "##" + id).c_str())) poem_train(state, action);
     record_control(state, id);

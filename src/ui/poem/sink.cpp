@@ -65,9 +65,7 @@ std::string poem_sink_text(const PoemLab& lab) {
 void poem_sink_controls(AppState& state) {
   PoemLab& lab = state.poem;
   ImGui::Separator();
-  ui::text(tr("poem.sink.title"));
-  ImGui::SameLine();
-  help_marker(tr("poem.sink.help"));
+  title_with_help(tr("poem.sink.title"), tr("poem.sink.help"));
   ImGui::SetNextItemWidth(-1);
   if (ImGui::BeginCombo("##poem_start", poem_start_label(lab.sink_start).c_str())) {
     for (std::size_t i = 0; i < poem_starts().size(); ++i) {

@@ -208,9 +208,7 @@ void next_characters(AppState& state, float height) {
 void loss_strip(AppState& state, const std::vector<std::string>& labels) {
   PoemLab& lab = state.poem;
   const api::PoemReadingData& r = *lab.reading;
-  ui::text(tr("poem.loss.title"));
-  ImGui::SameLine();
-  help_marker(tr("poem.loss.help"));
+  title_with_help(tr("poem.loss.title"), tr("poem.loss.help"));
   float hi = 1.0f;
   for (float l : r.losses) hi = std::max(hi, l);
   const float side = ImGui::GetFrameHeight();

@@ -157,9 +157,7 @@ void training_controls(AppState& state) {
 }  // namespace
 
 void scaling_setup_panel(AppState& state) {
-  ui::text(tr("scaling.title"));
-  ImGui::SameLine();
-  help_marker(tr("scaling.help"));
+  title_with_help(tr("scaling.title"), tr("scaling.help"));
   ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(current_palette().formula));
   ui::text_wrapped("%s", tr("scaling.formula"));
   ImGui::PopStyleColor();

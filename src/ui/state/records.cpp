@@ -62,7 +62,7 @@ plot::HeatmapCells draw_heatmap(AppState& state, HeatmapLayout entry, const ImVe
   if (!drawn) return cells;
   // Only heatmaps wholly on screen are listed: a panel scrolled half out of
   // its view is clipped, and tests must not look for cells that are hidden.
-  const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
+  const float scale = framebuffer_scale();
   const ImVec2 clip_min = ImGui::GetWindowDrawList()->GetClipRectMin();
   const ImVec2 clip_max = ImGui::GetWindowDrawList()->GetClipRectMax();
   // Upright on a phone, the colorbar under the cells must be on screen too.

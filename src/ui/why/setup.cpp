@@ -52,9 +52,7 @@ void load_notice(AppState& state) {
 void task_controls(AppState& state) {
   WhyLab& lab = state.why;
   if (lab.panel == WhyPanel::Recurrence) {
-    ui::text(tr("why.distance"));
-    ImGui::SameLine();
-    help_marker(tr("why.distance.help"));
+    title_with_help(tr("why.distance"), tr("why.distance.help"));
     bool mix = lab.distance == 0;
     if (ImGui::Checkbox(tr("why.mix"), &mix)) lab.distance = mix ? 0 : 32;
     record_control(state, "why_mix");
@@ -64,9 +62,7 @@ void task_controls(AppState& state) {
       record_control(state, "why_distance");
     }
     choice_pair(state, "why.recurrent", "why.model.rnn", "why.model.gru", &lab.gru, "why_recurrent");
-    ui::text(tr("why.conv_layers"));
-    ImGui::SameLine();
-    help_marker(tr("why.conv_layers.help"));
+    title_with_help(tr("why.conv_layers"), tr("why.conv_layers.help"));
     ImGui::SetNextItemWidth(-1);
     ImGui::SliderInt("##why_layers", &lab.conv_layers, 1, why::kMaxConvLayers, tr("why.conv_layers.fmt"),
                      ImGuiSliderFlags_AlwaysClamp);

@@ -12,6 +12,7 @@
 #include <imgui_internal.h>  // ImGuiWindow: which window the wheel scrolls
 
 #include "ui/widgets/panel.hpp"  // stacked_layout, upright_phone
+#include "ui/widgets/records.hpp"  // framebuffer_scale
 #include "ui/widgets/theme.hpp"
 
 namespace attn::plot {
@@ -41,11 +42,6 @@ ImVec2 resolve_size(ImVec2 size) {
 float colorbar_tick_length(float font) { return std::floor(font * 0.25f); }
 float colorbar_label_offset(float font) { return 1.0f + colorbar_tick_length(font) + std::floor(font * 0.35f); }
 int colorbar_max_ticks(float height, float font) { return std::max(2, int(height / (font * 3.0f))); }
-
-float framebuffer_scale() {
-  const float scale = ImGui::GetIO().DisplayFramebufferScale.x;
-  return scale > 0 ? scale : 1.0f;
-}
 
 std::string format_number(double value, int decimals) {
   char buffer[48];
@@ -643,7 +639,7 @@ void EndPlot() {
 
 void DrawColorbar(ImDrawList* draw_list, const ImVec2& min, const ImVec2& max, gfx::Colormap colormap, float lo,
                   float hi) {
-  const float scale = framebuffer_scale();
+  const float scale = ui::framebuffer_scale();
   const float font = ImGui::GetFontSize();
   const ImU32 text_color = ImGui::GetColorU32(ImGuiCol_Text);
   // One strip per framebuffer pixel row, coloured by the same table the GPU uses.
@@ -668,7 +664,7 @@ void DrawColorbar(ImDrawList* draw_list, const ImVec2& min, const ImVec2& max, g
 
 void DrawColorbarBelow(ImDrawList* draw_list, const ImVec2& min, const ImVec2& max, gfx::Colormap colormap, float lo,
                        float hi) {
-  const float scale = framebuffer_scale();
+  const float scale = ui::framebuffer_scale();
   const float font = ImGui::GetFontSize();
   const ImU32 text_color = ImGui::GetColorU32(ImGuiCol_Text);
   // One strip per framebuffer pixel column, lo at the left.
@@ -726,7 +722,7 @@ struct HeatmapWidget {
   explicit HeatmapWidget(const HeatmapSpec& heatmap_spec)
       : spec(heatmap_spec),
         draw_list(ImGui::GetWindowDrawList()),
-        scale(framebuffer_scale()),
+        scale(ui::framebuffer_scale()),
         font(ImGui::GetFontSize()),
         pad(std::floor(font * 0.4f)),
         text_color(ImGui::GetColorU32(ImGuiCol_Text)),

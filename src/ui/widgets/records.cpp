@@ -7,11 +7,16 @@
 
 namespace attn::ui {
 
+float framebuffer_scale() {
+  const float scale = ImGui::GetIO().DisplayFramebufferScale.x;
+  return scale > 0 ? scale : 1.0f;
+}
+
 namespace {
 
 // ImGui's rectangle (UI units) in framebuffer pixels, under `name`.
 void record_rect(Controls& controls, const std::string& name, const ImVec2& a, const ImVec2& b, bool region) {
-  const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
+  const float scale = framebuffer_scale();
   controls[name] = WidgetRect{a.x * scale, a.y * scale, (b.x - a.x) * scale, (b.y - a.y) * scale, region};
 }
 
@@ -42,7 +47,7 @@ void record_scrollbar(Controls& controls, const std::string& name) {
 }
 
 std::vector<Section> last_frame_sections() {
-  const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
+  const float scale = framebuffer_scale();
   const auto rect = [scale](const ImRect& r) {
     return WidgetRect{r.Min.x * scale, r.Min.y * scale, r.GetWidth() * scale, r.GetHeight() * scale, true};
   };

@@ -20,6 +20,10 @@ struct WidgetRect {
 };
 using Controls = std::map<std::string, WidgetRect>;
 
+// Framebuffer pixels per ImGui unit (1 before the platform sets it): what
+// turns an item's rectangle into the pixels layout() reports.
+float framebuffer_scale();
+
 // Remembers the last ImGui item's rectangle as control `name`.
 void record_control(Controls& controls, const std::string& name);
 // The same for a text box of several lines (WidgetRect::text_box).

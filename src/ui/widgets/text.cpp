@@ -10,6 +10,8 @@
 
 #include <imgui_internal.h>  // ImTextCharFromUtf8, CalcWrapWidthForPos, the current window
 
+#include "ui/widgets/records.hpp"  // framebuffer_scale
+
 namespace attn::ui {
 namespace {
 
@@ -46,7 +48,7 @@ const char* trim_spaces(const char* begin, const char* p) {
 }
 
 void record_run(const char* text, const char* text_end) {
-  const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
+  const float scale = framebuffer_scale();
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   TextRun run{ImGui::GetCurrentWindow()->Name, a.x * scale, a.y * scale, (b.x - a.x) * scale, (b.y - a.y) * scale, {}};
   const char* cut = text;
