@@ -15,6 +15,9 @@
 #                              build the web app with its poem weights (waiting for
 #                              them) into build/wasm/web, the folder to copy to a site,
 #                              and stop
+#   scripts/run.sh --wheel     as --build-only, then the Python package for notebooks with
+#                              that folder in it: build/wheel/attention_lab-*.whl
+#                              (docs/notebooks.md)
 #   scripts/run.sh --desktop   build and start the native desktop app instead
 #                              (extra arguments after --desktop go to the app,
 #                               e.g. --screenshot out.png --frames 5)
@@ -24,16 +27,18 @@ cd "$ROOT"
 PORT=8080
 DESKTOP=0
 BUILD_ONLY=0
+WHEEL=0
 OUT=""
 FRAME_ANCESTORS='*'
 while (($#)); do
   case "$1" in
     --desktop) DESKTOP=1; shift; break ;;
     --build-only) BUILD_ONLY=1; shift ;;
+    --wheel) BUILD_ONLY=1; WHEEL=1; shift ;;
     --port) PORT="${2:?--port needs a number}"; shift 2 ;;
     --out) OUT="${2:?--out needs a folder}"; shift 2 ;;
     --frame-ancestors) FRAME_ANCESTORS="${2:?--frame-ancestors needs a source list}"; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -68,6 +73,12 @@ poem_model() {  # [--progress FILE]
 }
 if ((BUILD_ONLY)); then
   poem_model
+  if ((WHEEL)); then
+    # Debian's python3 (with numpy), not another first on PATH.
+    wheel=$(/usr/bin/python3 "$ROOT/python/build_wheel.py" "$WEB_DIR" "$ROOT/build/wheel")
+    echo "The notebook package is $wheel: pip install it where Jupyter runs (docs/notebooks.md)."
+    exit 0
+  fi
   echo "The lab is built in $WEB_DIR: copy that folder to a site (docs/embedding.md)."
   exit 0
 fi

@@ -41,6 +41,8 @@ PACKAGES=(
   fonts-wqy-microhei python3-fonttools           # the CJK font, subset at build time (pyftsubset)
   fortunes-zh                                    # tang300: the poems the learned-heads view shows (its test set)
   opencc                                         # the Quan Tang Shi into simplified characters (scripts/tang_corpus.sh)
+  jupyter-nbconvert python3-nbconvert python3-ipykernel  # the notebook test: a notebook executed and exported (python/)
+  python3-venv                                   # the wheel installed into a fresh virtual environment, offline
 )
 if [ "${1:-}" = --list-packages ]; then printf '%s\n' "${PACKAGES[@]}"; exit 0; fi
 

@@ -32,7 +32,7 @@
   'use strict';
   const VERSION = 1;
   // Where this script was loaded from: the lab's page is beside it.
-  const scriptSrc = document.currentScript ? document.currentScript.src : window.location.href;
+  const scriptSrc = (document.currentScript && document.currentScript.src) || window.location.href;  // inline: the page
 
   // A state object as URL parameters: strings as they are, anything else as
   // JSON (the lab reads JSON for numbers, masks and the zoom).
@@ -96,10 +96,14 @@
     // A change of the page's theme becomes a set(); before the lab is ready it waits in send's queue.
     const host = options.theme === 'host' ? hostTheme(options, (theme) => send({ type: 'set', state: { theme } })) : null;
     if (options.theme) state.theme = host ? host.theme : options.theme;
-    const src = new URL(options.src || 'index.html', scriptSrc);
+    // options.src may also be a function of the URL query that gives the page
+    // (a notebook's blob: copy of the lab, web/notebook.js): it is of this page's origin.
+    const page = typeof options.src === 'function' ? options.src : null;
+    const src = new URL(page ? 'index.html' : options.src || 'index.html', scriptSrc);
     src.search = query(state);
     if (options.origins) src.searchParams.set('origin', options.origins.join(','));
-    const origin = src.origin;
+    const origin = page ? window.location.origin : src.origin;
+    const href = () => (page ? page(src.search) : src.href);
 
     const iframe = document.createElement('iframe');
     iframe.title = options.title || (state.lang === 'zh' ? '自注意力实验' : 'Self-attention lab');
@@ -117,14 +121,32 @@
       near = new IntersectionObserver((entries) => {
         if (!entries.some((entry) => entry.isIntersecting)) return;
         near.disconnect();
-        iframe.src = src.href;
+        iframe.src = href();
       }, { rootMargin: '50% 0px' });
       near.observe(element);
     } else {
       iframe.loading = options.loading || 'lazy';
-      iframe.src = src.href;
+      iframe.src = href();
     }
     element.appendChild(iframe);
+
+    // A layout whose wanted height depends on the height it gets could ask
+    // for A, then B at A, then A at B, ... and redraw for ever: once a height
+    // comes back that way, the figure keeps the taller of the two and no
+    // longer follows either (a new height, new content, is followed again).
+    let heights = [];   // the last two applied
+    let flipping = [];  // the pair it flipped between
+    function resize(h) {
+      if (flipping.includes(h)) return;
+      if (heights.length === 2 && h === heights[0] && h !== heights[1]) {
+        flipping = [h, heights[1]];
+        h = Math.max(h, heights[1]);
+      } else {
+        flipping = [];
+      }
+      heights = [heights[heights.length - 1], h].filter((x) => x !== undefined);
+      iframe.style.height = h + 'px';
+    }
 
     const listeners = { change: [], ready: [] };
     const pending = new Map();  // id -> {resolve, reject}
@@ -156,7 +178,7 @@
       } else if (m.type === 'change') {
         for (const fn of listeners.change) fn(m.state);
       } else if (m.type === 'size') {
-        if (auto && Number.isFinite(m.height)) iframe.style.height = fit(m.height) + 'px';
+        if (auto && Number.isFinite(m.height)) resize(fit(m.height));
       } else if (m.type === 'reply' && pending.has(m.id)) {
         const { resolve, reject } = pending.get(m.id);
         pending.delete(m.id);

@@ -111,6 +111,7 @@
   });
 
   // --- keyboard: Tab leaves, Esc lets go ---------------------------------------
+  const SCROLL_KEYS = ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'PageUp', 'PageDown', 'Home', 'End', ' '];
   window.addEventListener('keydown', (event) => {
     if (event.key === 'Tab' && !event.ctrlKey && !event.altKey && !event.metaKey) {
       // The browser moves the focus on; GLFW must not see (and cancel) the key.
@@ -136,6 +137,10 @@
         }
       }
     }
+    // Clicked into, an embedded lab keeps the keys that would scroll: on the
+    // canvas they are the lab's (its cell cursor), never the host page's
+    // (a notebook, a chapter) by the browser's scroll chaining.
+    if (embedded && engaged && event.target === canvas && SCROLL_KEYS.includes(event.key)) event.preventDefault();
   }, true);
   window.addEventListener('blur', () => { engaged = !embedded; });
 

@@ -45,7 +45,7 @@
       contextLost: '图形上下文已丢失（GPU 被重置或繁忙）。浏览器恢复后实验会自动回来，你的设置不会丢失。',
     },
   };
-  const askedLang = new URLSearchParams(window.location.search).get('lang');
+  const askedLang = new URLSearchParams(window.attentionLabSearch || window.location.search).get('lang');
   // The browser's language by its first subtag (zh-TW reads zh), as the app's language_for_tag.
   const browserLang = (navigator.language || '').split(/[-_]/)[0].toLowerCase();
   const known = (code) => Object.prototype.hasOwnProperty.call(PAGE_TEXT, code);  // not 'constructor'
@@ -230,23 +230,32 @@
   // module's table. A call that reaches one sooner (an attentionLab call
   // right at ready) comes to loadSplitModule, which fetches it at once,
   // synchronously: slower that one time, never wrong.
+  // Its strings (attention_web.strings: what only its panels draw, records
+  // for _attn_add_view_strings) come with it: load() resolves with them, and
+  // requestModule hands them over before telling the lab the code is there.
   const deferredCode = (() => {
     const file = 'attention_web.deferred.wasm';
+    const stringsFile = 'attention_web.strings';
     let installed = false;
     let loading = null;
     const install = (compiled, imports) => {
       if (!installed) new WebAssembly.Instance(compiled, imports);
       installed = true;
     };
+    const fetched = (name, read) => fetch(name).then((response) => {
+      if (!response.ok) throw new Error(`${name}: ${response.status} ${response.statusText}`);
+      return read(response);
+    });
     return {
       load(Module) {
         if (!loading) {
-          loading = fetch(file).then((response) => {
-            if (!response.ok) throw new Error(`${file}: ${response.status} ${response.statusText}`);
-            return response.arrayBuffer();
-          }).then((bytes) => WebAssembly.compile(bytes)).then((compiled) => {
+          loading = Promise.all([
+            fetched(file, (response) => response.arrayBuffer()).then((bytes) => WebAssembly.compile(bytes)),
+            fetched(stringsFile, (response) => response.text()),
+          ]).then(([compiled, strings]) => {
             install(compiled, { primary: Module.asm });
             document.body.dataset.code = 'ready';
+            return strings;
           }).catch((e) => {
             loading = null;  // the reader may ask again
             throw e;
@@ -269,6 +278,8 @@
         const bytes = new Uint8Array(text.length);
         for (let i = 0; i < text.length; ++i) bytes[i] = text.charCodeAt(i) & 0xff;
         install(new WebAssembly.Module(bytes), imports);
+        // Its strings still come with load() (asked for at ready, always),
+        // before the lab is told the code is there and draws what needs them.
       },
     };
   })();
@@ -483,7 +494,7 @@
     }
     status.classList.add('hidden');
     // The example chapter page, linked from the lab when it is the whole page.
-    const params = new URLSearchParams(window.location.search);
+    const params = new URLSearchParams(window.attentionLabSearch || window.location.search);
     if (window.top === window && (params.get('controls') || 'full') === 'full') {
       document.getElementById('textbook-link').classList.remove('hidden');
     }

@@ -33,7 +33,7 @@
       return null;
     }
   }
-  const listed = new URLSearchParams(window.location.search).get('origin');
+  const listed = new URLSearchParams(window.attentionLabSearch || window.location.search).get('origin');
   const allowed = listed ? listed.split(',').map((o) => o.trim()).filter(Boolean) : [parentOrigin()].filter(Boolean);
   const hostOrigin = parentOrigin();
   // Where our own messages go: the embedding page, if it is allowed.

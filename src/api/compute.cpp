@@ -16,6 +16,7 @@
 
 #include "core/explorer/explorer.hpp"
 #include "api/explorer/explorer_json.hpp"
+#include "api/given/given_json.hpp"
 #include "json_input.hpp"
 #include "json_output.hpp"
 
@@ -121,6 +122,17 @@ ComputeResult compute_explorer(const Json& json) {
   return {true, print_explorer_result(r)};
 }
 
+// Weights computed elsewhere: read and checked as the lab's `given` field, and
+// returned as the lab reads them (every map rows x cols x queries x keys).
+ComputeResult compute_given(const Json& config) {
+  if (config.size() != 1) return fail("given: a given-weights config has no other fields");
+  GivenWeights given;
+  if (std::string e = read_given(config["given"], &given); !e.empty()) return fail(e);
+  Json out = given_json(given);
+  out["shape"] = {given.rows, given.cols, given.queries(), given.keys()};
+  return {true, out.dump()};
+}
+
 }  // namespace
 
 ComputeResult compute(const std::string& config_json) {
@@ -129,11 +141,12 @@ ComputeResult compute(const std::string& config_json) {
   if (!config.is_object()) return fail("config: expected a JSON object, got " + describe(config));
   // An unknown key is reported as such, before "which kind of config is this".
   for (const auto& item : config.items())
-    if (!contains(kExplicitFields, item.key()) && !is_explorer_field(item.key()))
+    if (!contains(kExplicitFields, item.key()) && !is_explorer_field(item.key()) && item.key() != "given")
       return fail(field_name(item.key()) + ": unknown field (expected Q/K/V, text or experiment configs)");
+  if (find_field(config, "given")) return compute_given(config);
   if (find_field(config, "experiment") || find_field(config, "text")) return compute_explorer(config);
   if (find_field(config, "Q") || find_field(config, "K") || find_field(config, "V")) return compute_explicit(config);
-  return fail("config: needs \"Q\"/\"K\"/\"V\", \"text\" or \"experiment\"");
+  return fail("config: needs \"Q\"/\"K\"/\"V\", \"text\", \"experiment\" or \"given\"");
 }
 
 }  // namespace attn::api

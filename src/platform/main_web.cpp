@@ -115,11 +115,13 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* event, void* user_data) {
   return EM_TRUE;  // handled: neither the page nor the browser's own Ctrl+wheel zoom moves
 }
 
-// A string the page computes (what = 0: location.search, 1: navigator.language), as UTF-8.
+// A string the page computes (what = 0: its query, 1: navigator.language), as
+// UTF-8. The query is location.search, or attentionLabSearch where the page's
+// address cannot hold one (a notebook's figure: web/notebook.js).
 std::string page_string(int what) {
   // wasm32: a pointer fits EM_ASM_INT (3.1.6 has no EM_ASM_PTR).
   char* value = reinterpret_cast<char*>(EM_ASM_INT({
-    const v = ($0 === 0 ? window.location.search : navigator.language) || "";
+    const v = ($0 === 0 ? window.attentionLabSearch || window.location.search : navigator.language) || "";
     const size = lengthBytesUTF8(v) + 1;
     const p = _malloc(size);
     stringToUTF8(v, p, size);
@@ -212,7 +214,7 @@ void publish_state(WebApp& app) {
 int a11y_version(WebApp& app) {
   const ui::AppState& state = app.state;
   WebApp::A11yCopy& copy = app.a11y;
-  const long long busy_frame = ui::open_view(state).debug_only ? state.frames : state.busy_frame;
+  const long long busy_frame = ui::open_view(state).shown == ui::ViewShown::Debug ? state.frames : state.busy_frame;
   const bool moved = copy.state_generation != state.state_generation ||
                      copy.result_generation != state.result_generation || copy.busy_frame != busy_frame;
   if (!moved && !app.check_generations) return copy.version;

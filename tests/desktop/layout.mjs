@@ -45,7 +45,7 @@ if (!app || !cli || !artefactsDir) {
 // the scaling lab once per panel.
 const SCALING_PANELS = [['fig42', ['--frames', '20']], ['saturation', ['--frames', '20']],
   ['training', ['--train-steps', '60', '--frames', '20']]];
-const VIEWS = JSON.parse(spawnSync(app, ['--views'], { encoding: 'utf8' }).stdout).filter((v) => !v.debug_only)
+const VIEWS = JSON.parse(spawnSync(app, ['--views'], { encoding: 'utf8' }).stdout).filter((v) => v.always)
   .flatMap((v) => (v.source === 'scaling'
     ? SCALING_PANELS.map(([panel, flags]) => [panel, ['--view', v.id, '--panel', panel, ...flags]])
     : [[v.id, ['--view', v.id]]]));

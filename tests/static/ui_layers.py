@@ -27,7 +27,7 @@ import pathlib
 import re
 import sys
 
-LAYERS = {'i18n': 0, 'widgets': 1, 'state': 2, 'explorer': 3, 'chapter': 3, 'scaling': 3, 'poem': 3, 'why': 3, 'a11y': 4, 'shell': 5}
+LAYERS = {'i18n': 0, 'widgets': 1, 'state': 2, 'explorer': 3, 'chapter': 3, 'scaling': 3, 'poem': 3, 'why': 3, 'given': 3, 'a11y': 4, 'shell': 5}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"ui/([^/"]+)/[^"]+"', re.M)
 
 

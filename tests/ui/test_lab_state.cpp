@@ -249,8 +249,12 @@ nlohmann::json random_fields(std::mt19937& rng) {
   f["zoom"] = {1 + pick(3), pick(3), pick(2)};
   std::vector<const char*> view_ids;  // the views table's, but the debug view
   for (const ViewSpec& spec : views())
-    if (!spec.debug_only) view_ids.push_back(spec.id);
+    if (spec.shown != ViewShown::Debug) view_ids.push_back(spec.id);
   f["view"] = view_ids[std::size_t(pick(int(view_ids.size())))];
+  // Weights given from elsewhere, by turns none, one map, and a grid of two with titles and labels.
+  const nlohmann::json map = {{0.25, 0.75}, {1.0, 0.0}};
+  f["given"] = std::vector<nlohmann::json>{nullptr, {{"weights", {{map, map}}}, {"titles", {"a", "b"}}},
+                                           {{"weights", {{map}}}, {"tokens", {"我", "&=?"}}}}[std::size_t(pick(3))];
   f["panel"] = std::vector<const char*>{"fig42", "saturation", "training"}[std::size_t(pick(3))];
   f["dk"] = 1 + pick(1024);
   f["samples"] = scaling_sample_counts()[std::size_t(pick(5))];

@@ -5,7 +5,7 @@
 // only JS can (losing the WebGL context, reading the DOM).
 //
 //   node tests/web/engines_e2e.mjs <web build dir> <artefacts dir> --engine chromium|firefox|webkit [--only section,...]
-//                                  [--site <built VitePress site root>]
+//                                  [--site <built VitePress site root>] [--notebook <exported notebook dir>]
 //
 // Sections (each starts from a fresh load, so one failure does not hide the rest):
 //  load        the page gets ready; the canvas is drawn; heatmap pixels = compute()
@@ -27,6 +27,10 @@
 //  vitepress   the example VitePress site under its base path (tests/web/vitepress_site.mjs):
 //              client-side navigation, lazy figures, VitePress's appearance switch,
 //              the page's buttons, the wheel, away and back
+//  notebook    (with --notebook DIR, tests/python/notebook_export.sh's output) the example
+//              notebook executed by Jupyter and exported to HTML: its figures start from
+//              the files in it, hold the matrices given, their pixels; keys stay in a
+//              figure (tests/web/notebook_figures.mjs)
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -38,6 +42,7 @@ import { sleep } from './engines/processes.mjs';
 import { Lab, READY_TIMEOUT_MS, checkPixels, press, sameMatrix } from './lab.mjs';
 import { phoneLayoutProblems } from './phone_layout.mjs';
 import { Checks, checkHeatmaps, countDistinctColours } from './pixels.mjs';
+import { checkNotebook, NOTEBOOK_TEMPLATE_NOISE } from './notebook_figures.mjs';
 import { serveDirectory } from './static_server.mjs';
 import { checkWhyModule, checkWhyView, WHY_VIEW_QUERY } from './why_module.mjs';
 import { awayAndBack, maskButtons, maskPixels, openChapter, scrollFiguresIn, siteFor, themeSwitch, wheelOverFigure } from './vitepress_site.mjs';
@@ -140,7 +145,7 @@ async function load(c, page, { url }) {
 
 async function views(c, page, { url }) {
   const lab = await open(page, url, '?debug=1');
-  for (const view of (await lab.state()).views.map((v) => v.id)) {  // every view, from the app's own table
+  for (const view of (await lab.state()).views.filter((v) => v.always || v.debug_only).map((v) => v.id)) {  // every view, from the app's own table
     await lab.click(`tab_${view}`);
     await lab.frames(3);
     // The learned-heads view loads its model first (its own section checks it further).
@@ -184,7 +189,7 @@ async function phone(c, page, { url }) {
     size = { width, height };
   });
   const lab = await open(page, url, '?lang=zh&debug=1');
-  for (const view of (await lab.state()).views.map((v) => v.id)) {
+  for (const view of (await lab.state()).views.filter((v) => v.always || v.debug_only).map((v) => v.id)) {
     await lab.click('tab_combo');
     await until(async () => Boolean((await lab.layout()).controls[`tab_${view}`]), true);
     await lab.click(`tab_${view}`);
@@ -725,8 +730,10 @@ async function vitepress(c, page) {
   }
 }
 
+const notebook = (c, page, context) => checkNotebook(c, page, { ...context, viewport: VIEWPORT, save });
 const SECTIONS = { load, views, phone, typing, poem: poemView, 'quick taps': quickTaps, clipboard, zoom, url: urlState, embed, csp,
-                   context: contextLoss, a11y, deferred: deferredCode, why: whyModule, vitepress };
+                   context: contextLoss, a11y, deferred: deferredCode, why: whyModule, vitepress,
+                   ...(option('--notebook') ? { notebook } : {}) };
 
 // ---- the run --------------------------------------------------------------------------
 const SKIPPED = 77;  // ctest: SKIP_RETURN_CODE
@@ -744,7 +751,9 @@ async function main() {
                   "frame-ancestors 'self'", 'report-uri /csp-report'].join('; ');
   const served = await serveDirectory(webDir);
   const cspServed = await serveDirectory(webDir, { headers: { 'Content-Security-Policy': policy } });
-  const context = { url: served.url, served, cspUrl: cspServed.url, cspServed };
+  const notebookDir = option('--notebook') && resolve(option('--notebook'));
+  const notebookServed = notebookDir && await serveDirectory(notebookDir);
+  const context = { url: served.url, served, cspUrl: cspServed.url, cspServed, notebookUrl: notebookServed?.url, notebookDir };
   const timings = [];
   let page = null;
   const started = Date.now();
@@ -770,7 +779,8 @@ async function main() {
       timings.push(`${name} ${((Date.now() - t) / 1000).toFixed(1)} s`);
     }
     await page.flushLog();
-    c.check(page.log.errors.length === 0, 'no console errors or page errors', page.log.errors.join('\n    '));
+    const errors = page.log.errors.filter((e) => !NOTEBOOK_TEMPLATE_NOISE.test(e));
+    c.check(errors.length === 0, 'no console errors or page errors', errors.join('\n    '));
   } catch (e) {
     c.check(false, `${engine} opens and runs`, e.stack ?? String(e));
   } finally {
@@ -778,6 +788,7 @@ async function main() {
     await page?.close().catch((e) => console.log(`closing: ${e.message}`));
     served.server.close();
     cspServed.server.close();
+    notebookServed?.server.close();
     if (page) await writeFile(join(artefactsDir, `engines_${engine}_console.log`), page.log.lines.join('\n') + '\n');
   }
   console.log(`times: ${timings.join(', ')}; total ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -52,7 +52,7 @@ async function everyView(c, lab, page, lang) {
   for (const size of SIZES) {
     await page.setViewportSize(size);
     await lab.frames(6);
-    for (const view of (await lab.state()).views.map((v) => v.id)) {  // every view, from the app's own table
+    for (const view of (await lab.state()).views.filter((v) => v.always || v.debug_only).map((v) => v.id)) {  // every view, from the app's own table
       await openView(lab, view);
       const s = await lab.state();
       const what = `${lang} ${size.width}x${size.height} ${view}`;

@@ -92,6 +92,12 @@ export function heatmapValues(result, heatmap) {
     const T = Math.round(Math.sqrt(flat?.length ?? 0));
     return flat ? Array.from({ length: T }, (_, q) => flat.slice(q * T, (q + 1) * T)) : null;
   }
+  // Weights given from outside (compute({given})): rows x cols maps, head = row * cols + col.
+  if (heatmap.source === 'given') {
+    const grid = result.given?.weights;
+    const cols = grid?.[0]?.length ?? 0;
+    return cols ? grid[Math.floor(heatmap.head / cols)]?.[heatmap.head % cols] ?? null : null;
+  }
   const m = result[heatmap.source];
   if (!['weights', 'scores', 'scaled_scores'].includes(heatmap.source) || !Array.isArray(m)) return null;
   // Explicit Q/K/V results have one [q][k] matrix, head configs [head][q][k].

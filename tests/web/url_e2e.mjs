@@ -133,7 +133,7 @@ process.exit(await runBrowserTest({
     await page.goto(url);
     await ready(page);
     const lab = new Lab(page);
-    FIELDS.view = (await lab.state()).views.filter((v) => !v.debug_only).map((v) => v.id);
+    FIELDS.view = (await lab.state()).views.filter((v) => v.always).map((v) => v.id);
     const fresh = await page.context().newPage();
     const freshLab = new Lab(fresh);
     const states = coveringStates(rng(20261130));

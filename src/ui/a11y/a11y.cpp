@@ -292,7 +292,7 @@ std::string controls_json(const AppState& state) {
   PageControls controls;
   Control& view = add(controls, "view", tr("a11y.view"), "select", quote(view_id(state.view)));
   for (const ViewSpec& spec : views())
-    if (!spec.debug_only || state.debug) view.option(quote(spec.id), tr(spec.label_key));
+    if (view_shown(state, spec)) view.option(quote(spec.id), tr(spec.label_key));
   const ViewSpec& open = open_view(state);
   if (open.a11y_controls && open.source == ViewSource::Scaling) scaling_controls(controls, state);
   else if (open.a11y_controls && open.source == ViewSource::Poem) poem_controls(controls, state);

@@ -28,10 +28,11 @@ struct Language {
   const char* name;  // in the language itself, for a language switch
   const StringEntry* entries;
   std::size_t count;
-  // The strings of a view whose code the browser loads on demand (the
-  // learned-heads view): compiled in natively; in the browser they come with
-  // that view's module (add_view_strings), so the first download does not
-  // carry them. tr() looks in both.
+  // The strings only code the browser loads on demand draws (the
+  // learned-heads view, the main module's deferred part): compiled in
+  // natively; in the browser they come with that code (add_view_strings: a
+  // view's module, or attention_web.strings beside the deferred part), so the
+  // first download does not carry them. tr() looks in both.
   const StringEntry* view_entries = nullptr;
   std::size_t view_count = 0;
 };

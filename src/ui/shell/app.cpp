@@ -112,8 +112,10 @@ ViewsFrame frame_views(AppState& state) {
     };
     return frame;
   }
-  const bool narrow = narrow_window(), shown = setup_shown(mode, narrow);
-  frame.leading = [&state, mode, narrow, shown] {
+  // Weights given from outside have no set-up: the view is all there is.
+  const bool own_setup = open_view(state).source != ViewSource::Given;
+  const bool narrow = narrow_window(), shown = own_setup && setup_shown(mode, narrow);
+  if (own_setup) frame.leading = [&state, mode, narrow, shown] {
     // "###": one id for both labels, so the button keeps its place on the bar.
     const std::string label = std::string(tr(shown ? "setup.toggle.hide" : "setup.toggle.show")) + "###setup_toggle";
     if (ImGui::TabItemButton(label.c_str(), ImGuiTabItemFlags_Leading | ImGuiTabItemFlags_NoTooltip))
@@ -390,7 +392,9 @@ namespace {
 nlohmann::json views_table_json() {
   nlohmann::json out = nlohmann::json::array();
   for (const ViewSpec& spec : views())
-    out.push_back({{"id", spec.id}, {"source", view_source_id(spec.source)}, {"debug_only", spec.debug_only}});
+    // always: a tab at every load; not always: only with ?debug=1 (debug_only) or with weights given.
+    out.push_back({{"id", spec.id}, {"source", view_source_id(spec.source)},
+                   {"always", spec.shown == ViewShown::Always}, {"debug_only", spec.shown == ViewShown::Debug}});
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include "ui/a11y/a11y_views.hpp"
 #include "ui/chapter/fig41_panels.hpp"
 #include "ui/explorer/explorer.hpp"
+#include "ui/given/given.hpp"
 #include "ui/i18n/strings.hpp"
 #include "ui/poem/poem.hpp"
 #include "ui/scaling/scaling.hpp"
@@ -73,19 +74,21 @@ void view_code_waiting(AppState& state) {
 const std::vector<ViewSpec>& views() {
   using S = ViewSource;
   using E = ViewExports;
-  // id, label, source, draw, describe, exports, a11y controls, cell cursor, histograms, debug only
+  using V = ViewShown;
+  // id, label, source, draw, describe, exports, a11y controls, cell cursor, histograms, shown
   static const std::vector<ViewSpec> table = {
-      {"heatmaps", "tab.heatmaps", S::Explorer, heatmaps_view, describe_heatmaps, E::Matrices, true, true, false, false},
-      {"focus", "tab.focus", S::Explorer, focus_view, describe_focus, E::Matrices, true, false, false, false},
-      {"steps", "tab.steps", S::Explorer, steps_view, describe_steps, E::Matrices, true, false, false, false},
-      {"lines", "tab.lines", S::Explorer, lines_view, describe_lines, E::Matrices, true, false, false, false},
-      {"filter", "tab.filter", S::Explorer, filters_view, describe_filters, E::Matrices, true, false, false, false},
-      {"stats", "tab.stats", S::Explorer, stats_view, describe_stats, E::Matrices, true, false, true, false},
-      {"chapter", "tab.chapter", S::Chapter, chapter_view, describe_chapter, E::Png, false, false, false, false},
-      {"scaling", "tab.scaling", S::Scaling, scaling_view, describe_scaling, E::Png, true, false, false, false},
-      {"poem", "tab.poem", S::Poem, poem_view, describe_poem, E::Poem, true, false, false, false},
-      {"why", "tab.why", S::Why, why_view, describe_why, E::Png, false, false, false, false},
-      {"debug", "tab.debug", S::Explorer, debug_view, describe_debug, E::Matrices, false, false, false, true},
+      {"heatmaps", "tab.heatmaps", S::Explorer, heatmaps_view, describe_heatmaps, E::Matrices, true, true, false, V::Always},
+      {"focus", "tab.focus", S::Explorer, focus_view, describe_focus, E::Matrices, true, false, false, V::Always},
+      {"steps", "tab.steps", S::Explorer, steps_view, describe_steps, E::Matrices, true, false, false, V::Always},
+      {"lines", "tab.lines", S::Explorer, lines_view, describe_lines, E::Matrices, true, false, false, V::Always},
+      {"filter", "tab.filter", S::Explorer, filters_view, describe_filters, E::Matrices, true, false, false, V::Always},
+      {"stats", "tab.stats", S::Explorer, stats_view, describe_stats, E::Matrices, true, false, true, V::Always},
+      {"chapter", "tab.chapter", S::Chapter, chapter_view, describe_chapter, E::Png, false, false, false, V::Always},
+      {"scaling", "tab.scaling", S::Scaling, scaling_view, describe_scaling, E::Png, true, false, false, V::Always},
+      {"poem", "tab.poem", S::Poem, poem_view, describe_poem, E::Poem, true, false, false, V::Always},
+      {"why", "tab.why", S::Why, why_view, describe_why, E::Png, false, false, false, V::Always},
+      {"given", "tab.given", S::Given, given_view, describe_given, E::Png, false, false, false, V::Given},
+      {"debug", "tab.debug", S::Explorer, debug_view, describe_debug, E::Matrices, false, false, false, V::Debug},
   };
   return table;
 }
@@ -114,6 +117,15 @@ const ViewSpec& open_view(const AppState& state) { return view_spec(state.view);
 
 const char* view_id(View view) { return view_spec(view).id; }
 
+bool view_shown(const AppState& state, const ViewSpec& spec) {
+  switch (spec.shown) {
+    case ViewShown::Always: return true;
+    case ViewShown::Debug: return state.debug;
+    case ViewShown::Given: return state.given || view_of(spec) == state.view;
+  }
+  return true;
+}
+
 const char* view_source_id(ViewSource source) {
   switch (source) {
     case ViewSource::Explorer: return "explorer";
@@ -121,6 +133,7 @@ const char* view_source_id(ViewSource source) {
     case ViewSource::Scaling: return "scaling";
     case ViewSource::Poem: return "poem";
     case ViewSource::Why: return "why";
+    case ViewSource::Given: return "given";
   }
   return "explorer";
 }
@@ -158,7 +171,7 @@ void draw_views(AppState& state, const ViewsFrame& frame) {
   int selected = 0;
   for (const ViewSpec& spec : views()) {
     if (view_of(spec) == state.view) selected = int(tabs.size());
-    tabs.push_back({spec.label_key, std::string("tab_") + spec.id, !spec.debug_only || state.debug});
+    tabs.push_back({spec.label_key, std::string("tab_") + spec.id, view_shown(state, spec)});
   }
   tab_bar(
       state.controls, "##views", tabs, &selected, &state.select_view_frames, "##view",

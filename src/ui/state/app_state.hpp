@@ -21,6 +21,7 @@
 #include "core/chapter/experiments.hpp"
 #include "core/explorer/explorer.hpp"
 #include "core/explorer/order.hpp"
+#include "core/given/given_weights.hpp"
 #include "gfx/colormap.hpp"
 #include "ui/state/module_load.hpp"
 #include "ui/state/poem_lab.hpp"
@@ -121,6 +122,9 @@ struct AppState {
   // completed): Dear ImGui lays new windows and tables out over two frames.
   int settle_frames = 0;
   std::optional<Figure41> fig41;        // the chapter view (computed on first use)
+  // Weights computed elsewhere (the `given` field: a notebook's show_heatmaps,
+  // a URL), drawn as they are by the view "given"; null: none given.
+  std::shared_ptr<const GivenWeights> given;
   ScalingLab scaling;                   // the scaling lab: its choices, results and trainers
   PoemLab poem;                         // the learned-heads view: the poem model, the reader's choices, its answers
   WhyLab why;                           // the why-attention view: its experiments' runs and the reader's choices

@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "api/explorer/explorer_json.hpp"
+#include "api/given/given_json.hpp"
 #include "core/explorer/explorer_fields.hpp"
 #include "core/poem/corpus.hpp"
 #include "core/poem/gpt.hpp"
@@ -225,6 +226,22 @@ const std::vector<UiField>& ui_fields() {
          for (int i = 0; i < 3; ++i) v[i] = std::clamp(v[i], lo[i], hi[i]);
          if (out_of_range) *note = "zoom: " + value.dump() + " is out of range; using " + StateJson(v).dump();
          *commit = [=](AppState& s) { s.zoom = {v[0], v[1], v[2]}; };
+         return {};
+       }},
+      // Weights computed elsewhere (a notebook's, a URL's), drawn by the view
+      // "given"; null: none. Read and checked by api::read_given, whose
+      // message says what is wrong (a row that does not sum to 1, NaN, ...).
+      {"given", false, "`{\"weights\": [...], \"tokens\": [...], \"titles\": [...]}` or `null`",
+       ATTN_DOC("Attention weights computed elsewhere, for the view `given`: queries x keys, heads x queries x keys or rows x cols x queries x keys nested lists; optional `tokens` (the keys', and the queries' when as many), `query_tokens` and `titles` (one per map or per column)."),
+       [](const AppState& s) { return s.given ? api::given_json(*s.given) : StateJson(); },
+       [](const Json& value, bool, std::string*, Commit* commit) -> std::string {
+         std::shared_ptr<const GivenWeights> given;
+         if (!value.is_null()) {
+           auto read = std::make_shared<GivenWeights>();
+           if (std::string e = api::read_given(value, read.get()); !e.empty()) return e;
+           given = std::move(read);
+         }
+         *commit = [given](AppState& s) { s.given = given; };
          return {};
        }},
       choice_field("view", true, ids_of(views(), [](const ViewSpec& v) { return v.id; }),

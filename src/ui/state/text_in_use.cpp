@@ -57,6 +57,10 @@ std::vector<uint32_t> characters_in_use(const AppState& state) {
     for (const std::string& token : state.result->tokens) append_code_points(token, &dynamic);
   for (const std::string& token : state.scaling.example_tokens) append_code_points(token, &dynamic);
   append_code_points(state.error, &dynamic);
+  // Weights given from outside (the view "given"): their tokens and titles.
+  if (state.given)
+    for (const auto* labels : {&state.given->query_tokens, &state.given->key_tokens, &state.given->titles})
+      for (const std::string& label : *labels) append_code_points(label, &dynamic);
   // The learned-heads view: its text, what the model read and predicts, the held-out poems' labels.
   const PoemLab& poem = state.poem;
   append_code_points(poem_text_shown(poem), &dynamic);

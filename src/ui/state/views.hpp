@@ -27,6 +27,14 @@ enum class ViewSource {
   Scaling,   // the scaling lab (AppState::scaling): its own set-up panel; its statistics run while it is open
   Poem,      // the trained poem model (AppState::poem): its own set-up panel; loaded when first opened
   Why,       // the why-attention experiments (AppState::why): its own set-up panel; loaded when first opened
+  Given,     // weights computed elsewhere (AppState::given), drawn as they are: no set-up panel
+};
+
+// When a view has a tab.
+enum class ViewShown {
+  Always,
+  Debug,  // with state.debug (always on the desktop, ?debug=1 on the web)
+  Given,  // once weights are given (AppState::given), or while it is open
 };
 
 // What the Export popup offers for the view besides its PNG.
@@ -48,7 +56,7 @@ struct ViewSpec {
   bool a11y_controls;  // its source's controls in the accessible copy (explorer: the set-up; scaling: the lab's)
   bool cell_cursor;    // Left/Right/Home/End and Page Up/Down move the heatmap's cell cursor, announced
   bool histograms;     // shows the weight histograms, which are binned while it is open (app_busy until then)
-  bool debug_only;     // shown only with state.debug (always on the desktop, ?debug=1 on the web)
+  ViewShown shown;
 };
 
 // In tab order.
@@ -59,6 +67,8 @@ View view_of(const ViewSpec& spec);  // spec: a row of views()
 const ViewSpec& open_view(const AppState& state);
 
 const char* view_id(View view);
+// Whether the view has a tab now (ViewSpec::shown).
+bool view_shown(const AppState& state, const ViewSpec& spec);
 bool view_from_id(const std::string& id, View* view);
 // The view's code is there to draw and describe it: the first view's always,
 // every other's once AppState::views_code is Ready (in the browser it is the
@@ -70,7 +80,7 @@ bool view_code_coming(const AppState& state);
 std::string view_code_message(const AppState& state);
 // "heatmaps|focus|...|debug", for usage texts and messages.
 std::string view_ids();
-// "explorer", "chapter", "scaling", "poem", "why" (state().views).
+// "explorer", "chapter", "scaling", "poem", "why", "given" (state().views).
 const char* view_source_id(ViewSource source);
 
 }  // namespace attn::ui
