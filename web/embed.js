@@ -14,6 +14,7 @@
 //       minHeight: 240, maxHeight: 800,  // height 'auto's bounds; default 200 and the window's height
 //       loading: 'lazy',       // 'lazy' (default: when within half a window of the screen) | 'eager'
 //       origins: [...],        // who may message the lab (?origin=); default: this page's origin
+//       srcdoc: (query) => html,  // instead of src: the lab's page itself, as the iframe's srcdoc (web/notebook.js)
 //     });
 //     lab.on('change', (state) => console.log(state.view, state.mask));
 //     await lab.set({ mask: 'padding' });     // resolves with the new state, rejects with the reason
@@ -96,14 +97,21 @@
     // A change of the page's theme becomes a set(); before the lab is ready it waits in send's queue.
     const host = options.theme === 'host' ? hostTheme(options, (theme) => send({ type: 'set', state: { theme } })) : null;
     if (options.theme) state.theme = host ? host.theme : options.theme;
-    // options.src may also be a function of the URL query that gives the page
-    // (a notebook's blob: copy of the lab, web/notebook.js): it is of this page's origin.
-    const page = typeof options.src === 'function' ? options.src : null;
-    const src = new URL(page ? 'index.html' : options.src || 'index.html', scriptSrc);
+    // options.srcdoc: a function of the URL query that gives the lab's page
+    // itself (a notebook's copy, web/notebook.js), which the iframe shows as
+    // its srcdoc. That page is this page's own, of its origin, which a page
+    // opened from a file cannot name: its messages are known by their window
+    // alone, and ours go to that window ('*').
+    const page = typeof options.srcdoc === 'function' ? options.srcdoc : null;
+    const src = new URL(options.src || 'index.html', scriptSrc);
     src.search = query(state);
     if (options.origins) src.searchParams.set('origin', options.origins.join(','));
-    const origin = page ? window.location.origin : src.origin;
-    const href = () => (page ? page(src.search) : src.href);
+    const origin = page ? null : src.origin;
+    const target = origin || '*';
+    const load = () => {
+      if (page) iframe.srcdoc = page(src.search);
+      else iframe.src = src.href;
+    };
 
     const iframe = document.createElement('iframe');
     iframe.title = options.title || (state.lang === 'zh' ? '自注意力实验' : 'Self-attention lab');
@@ -121,32 +129,14 @@
       near = new IntersectionObserver((entries) => {
         if (!entries.some((entry) => entry.isIntersecting)) return;
         near.disconnect();
-        iframe.src = href();
+        load();
       }, { rootMargin: '50% 0px' });
       near.observe(element);
     } else {
       iframe.loading = options.loading || 'lazy';
-      iframe.src = href();
+      load();
     }
     element.appendChild(iframe);
-
-    // A layout whose wanted height depends on the height it gets could ask
-    // for A, then B at A, then A at B, ... and redraw for ever: once a height
-    // comes back that way, the figure keeps the taller of the two and no
-    // longer follows either (a new height, new content, is followed again).
-    let heights = [];   // the last two applied
-    let flipping = [];  // the pair it flipped between
-    function resize(h) {
-      if (flipping.includes(h)) return;
-      if (heights.length === 2 && h === heights[0] && h !== heights[1]) {
-        flipping = [h, heights[1]];
-        h = Math.max(h, heights[1]);
-      } else {
-        flipping = [];
-      }
-      heights = [heights[heights.length - 1], h].filter((x) => x !== undefined);
-      iframe.style.height = h + 'px';
-    }
 
     const listeners = { change: [], ready: [] };
     const pending = new Map();  // id -> {resolve, reject}
@@ -156,7 +146,7 @@
 
     function send(message) {
       const full = Object.assign({ attentionLab: VERSION }, message);
-      if (ready) iframe.contentWindow.postMessage(full, origin);
+      if (ready) iframe.contentWindow.postMessage(full, target);
       else queue.push(full);
     }
     function request(type, body) {
@@ -168,17 +158,17 @@
     }
 
     function onMessage(event) {
-      if (event.source !== iframe.contentWindow || event.origin !== origin) return;
+      if (event.source !== iframe.contentWindow || (origin && event.origin !== origin)) return;
       const m = event.data;
       if (!m || typeof m !== 'object' || m.attentionLab !== VERSION) return;
       if (m.type === 'ready') {
         ready = true;
-        for (const message of queue.splice(0)) iframe.contentWindow.postMessage(message, origin);
+        for (const message of queue.splice(0)) iframe.contentWindow.postMessage(message, target);
         for (const fn of listeners.ready) fn(m.state);
       } else if (m.type === 'change') {
         for (const fn of listeners.change) fn(m.state);
       } else if (m.type === 'size') {
-        if (auto && Number.isFinite(m.height)) resize(fit(m.height));
+        if (auto && Number.isFinite(m.height)) iframe.style.height = fit(m.height) + 'px';
       } else if (m.type === 'reply' && pending.has(m.id)) {
         const { resolve, reject } = pending.get(m.id);
         pending.delete(m.id);

@@ -16,7 +16,7 @@
 // Who may talk to the lab: only the window that embeds it (event.source ===
 // window.parent), and only from an allowed origin: the ?origin= list
 // (comma-separated origins) or, without it, the embedding page's origin as
-// seen at load. Anything else, and any malformed message (not an object, no or
+// seen at load; a page of the lab's own origin always. Anything else, and any malformed message (not an object, no or
 // another protocol version, an unknown type, a state that is not an object),
 // is ignored with a console warning; it never changes the lab.
 (function () {
@@ -36,8 +36,17 @@
   const listed = new URLSearchParams(window.attentionLabSearch || window.location.search).get('origin');
   const allowed = listed ? listed.split(',').map((o) => o.trim()).filter(Boolean) : [parentOrigin()].filter(Boolean);
   const hostOrigin = parentOrigin();
+  // A host of our own origin (a notebook's figure, web/notebook.js) could do
+  // anything to the lab anyway: it is allowed, also when that origin is
+  // opaque (a page opened from a file), which no message target can name.
+  let sameOrigin = false;
+  try {
+    sameOrigin = embedded && Boolean(window.parent.document);
+  } catch (e) {
+    // another origin
+  }
   // Where our own messages go: the embedding page, if it is allowed.
-  const target = hostOrigin && allowed.includes(hostOrigin) ? hostOrigin : null;
+  const target = sameOrigin ? '*' : hostOrigin && allowed.includes(hostOrigin) ? hostOrigin : null;
 
   let lab = null;  // {getFields(): object, setFields(object): '' | error, wake()}
   const warn = (why, data) => console.warn('attention lab: ignored a message: ' + why, data);
@@ -50,12 +59,12 @@
   window.addEventListener('message', (event) => {
     if (!lab || !embedded) return;
     if (event.source !== window.parent) return warn('not from the embedding page', event.origin);
-    if (!allowed.includes(event.origin)) return warn('origin ' + event.origin + ' is not allowed', allowed);
+    if (!sameOrigin && !allowed.includes(event.origin)) return warn('origin ' + event.origin + ' is not allowed', allowed);
     const m = event.data;
     if (!m || typeof m !== 'object' || Array.isArray(m)) return warn('not an object', m);
     if (m.attentionLab !== VERSION) return warn('protocol version ' + m.attentionLab + ' (this lab speaks ' + VERSION + ')', m);
     const reply = (body) => event.source.postMessage(Object.assign({ attentionLab: VERSION, type: 'reply', id: m.id }, body),
-      event.origin);
+      sameOrigin ? '*' : event.origin);
     if (m.type === 'get') {
       reply({ ok: true, state: lab.getFields() });
     } else if (m.type === 'set') {

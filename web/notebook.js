@@ -6,7 +6,7 @@
 // The lab's files travel in the output as one gzip'd archive in base64 (a
 // <script type="text/plain" class="attention-lab-files" data-digest=...>;
 // python/attention_lab/_files.py has its layout). It is unpacked once per
-// page into blob: URLs, and each figure is a blob: copy of index.html whose
+// page into blob: URLs, and each figure is an iframe whose srcdoc is index.html whose
 // first script (shim) sends every request the lab makes by file name (fetch,
 // XMLHttpRequest, <script src>, <link href>, Worker, importScripts) to those
 // URLs. So the figure needs no server and no network: in Jupyter, JupyterLab,
@@ -18,7 +18,7 @@
 // and never reach the notebook's shortcuts.
 (function () {
   'use strict';
-  const TYPES = { js: 'text/javascript', wasm: 'application/wasm', css: 'text/css', html: 'text/html;charset=utf-8' };
+  const TYPES = { js: 'text/javascript', wasm: 'application/wasm', css: 'text/css' };
   const unpacked = new Map();  // digest -> Promise<{name: blob URL}>
 
   // Runs first in the figure's page and in each of its workers: `files` maps a
@@ -112,7 +112,10 @@
   }
 
   // A figure's page: index.html with the shim first and its own files' URLs,
-  // and the state's URL query (a blob: page has no query of its own).
+  // and the state's URL query (a srcdoc page has no query of its own). It is
+  // the iframe's srcdoc, not a blob: URL of its own: a page opened from a file
+  // (an exported notebook) may not show a blob: URL in an iframe, but its
+  // srcdoc page, of the same origin, may load the blob: URLs it made.
   function page(files, search) {
     const urls = Object.assign({}, files);
     delete urls['index.html'];
@@ -120,7 +123,7 @@
     const html = files['index.html']
       .replace(/<head>/, '<head>' + prelude.replace(/\$/g, '$$$$'))
       .replace(/(src|href)="([^"]+)"/g, (all, attribute, name) => (urls[name] ? `${attribute}="${urls[name]}"` : all));
-    return URL.createObjectURL(new Blob([html], { type: TYPES.html }));
+    return html;
   }
 
   function say(element, className, text) {
@@ -156,7 +159,7 @@
       return lab;
     };
     // The figure's AttentionLab.embed handle (set, get, on), once it exists.
-    const handle = options.base ? Promise.resolve(start({ src: options.base + 'index.html' })) : unpack(options.files).then((files) => start({ src: (search) => page(files, search) }));
+    const handle = options.base ? Promise.resolve(start({ src: options.base + 'index.html' })) : unpack(options.files).then((files) => start({ srcdoc: (search) => page(files, search) }));
     handle.catch((error) => {
       element.dataset.ready = 'error';
       say(element, 'attention-lab-error', 'The self-attention lab could not start: ' + error.message);

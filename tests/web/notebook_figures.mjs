@@ -11,7 +11,8 @@
 //    of the notebook page);
 //  - arrow keys on a figure's heatmap and keys typed into its sentence box
 //    change the figure and never reach the notebook (no key event in the
-//    page, no scroll, its cells as they were).
+//    page, no scroll, its cells as they were);
+//  - opened from the disk (file://) too, every figure starts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -176,4 +177,21 @@ export async function checkNotebook(c, page, { notebookUrl, notebookDir, viewpor
           'keys typed into a figure change its sentence and never reach the notebook (no key event, its cells unchanged)',
           JSON.stringify({ text, notebookKeys: keys.slice(0, 8), cellsUnchanged: after === before }));
   await save('notebook_typed', await page.screenshot());
+
+  // The same HTML opened from the disk, as a reader double-clicks it (a file:// page,
+  // whose origin is opaque): every figure starts there too.
+  const errorsBefore = page.log.errors.length;
+  await page.goto(`file://${join(notebookDir, 'notebook.html')}`);
+  await page.waitForFunction((s) => {
+    const all = document.querySelectorAll(s);
+    return all.length > 0 && Array.from(all).every((e) => e.dataset.ready);
+  }, FIGURES, { timeout: READY_TIMEOUT_MS }).catch(() => {});
+  const fromFile = await figures(page);
+  c.check(fromFile.length === expected.length && fromFile.every((f) => f.ready === '1'),
+          `opened from the disk (file://), the ${expected.length} figures start too`, JSON.stringify(fromFile.map((f) => f.ready)));
+  // From the disk the template's RequireJS and MathJax (NOTEBOOK_TEMPLATE_NOISE) are
+  // missing files, which Chromium reports without their names; the lab's own files are blob: URLs.
+  await page.flushLog();
+  const added = page.log.errors.splice(errorsBefore);
+  page.log.errors.push(...added.filter((e) => !e.includes('net::ERR_FILE_NOT_FOUND')));
 }
