@@ -1,7 +1,7 @@
 // The lab as a figure in a notebook's output (python/attention_lab): the
 // host's side, inlined into each output after web/embed.js.
 //
-//   AttentionLabNotebook.show({id, files, state, height, base, version})
+//   AttentionLabNotebook.show({id, files, state, height, base})
 //
 // The lab's files travel in the output as one gzip'd archive in base64 (a
 // <script type="text/plain" class="attention-lab-files" data-digest=...>;

@@ -6,8 +6,6 @@ notebook's unpacker (web/notebook.js). The lab runs in an iframe of its own,
 so its keys, its wheel and its WebGL context stay in the figure and never
 reach the notebook's shortcuts.
 """
-import html
-import itertools
 import json
 import sys
 import uuid
@@ -15,9 +13,8 @@ import uuid
 from . import _files
 from ._weights import given_field
 
-_settings = {"base_url": None, "embed": "auto"}
+_settings = {"base_url": None, "embed": "every"}
 _carried = set()  # digests this kernel has already sent in an output (embed="once")
-_count = itertools.count(1)
 
 
 def configure(base_url=None, embed=None):
@@ -25,20 +22,20 @@ def configure(base_url=None, embed=None):
 
     base_url: a published copy of the lab (the folder with index.html, e.g.
         "https://your.site/lab/"): outputs then carry no files and load it from
-        there (it must allow being framed by the notebook's page). None: the
-        files travel in the outputs (no network, no server).
-    embed: "auto" (default: every output in Colab, whose outputs are separate
-        pages; elsewhere too, so a saved or re-run notebook keeps every figure),
-        "every", or "once" (only the first figure with a given set of files
-        carries them; later ones in the same page use its copy: smaller
-        notebooks, but clearing or re-running that first output leaves the
-        others without files).
+        there (it must allow being framed by the notebook's page). "": the
+        files travel in the outputs again (no network, no server).
+    embed: "every" (default: each output carries its files, so a saved,
+        exported or partly re-run notebook keeps every figure, and Colab, whose
+        outputs are pages of their own, shows them), or "once" (only the first
+        figure with a given set of files carries them; later ones in the same
+        page use its copy: smaller notebooks, but clearing or re-running that
+        first output leaves the others without files).
     """
     if base_url is not None:
         _settings["base_url"] = base_url if not base_url or base_url.endswith("/") else base_url + "/"
     if embed is not None:
-        if embed not in ("auto", "every", "once"):
-            raise ValueError(f'attention_lab.configure: embed={embed!r}: expected "auto", "every" or "once"')
+        if embed not in ("every", "once"):
+            raise ValueError(f'attention_lab.configure: embed={embed!r}: expected "every" or "once"')
         _settings["embed"] = embed
 
 
@@ -51,10 +48,8 @@ def _chinese_needed(state):
 class Figure:
     """One figure; Jupyter shows it through _repr_html_."""
 
-    def __init__(self, state, height="auto", controls=None):
+    def __init__(self, state, height="auto"):
         self.state = dict(state)
-        if controls is not None:
-            self.state["controls"] = controls
         if not (height == "auto" or (isinstance(height, int) and not isinstance(height, bool) and 120 <= height <= 4000)):
             raise ValueError(f"attention_lab: height={height!r}: expected \"auto\" or a number of pixels from 120 to 4000")
         self.height = height
@@ -74,7 +69,7 @@ class Figure:
     def html(self):
         digest, archive = self._files()
         options = {"id": self.id, "files": digest, "state": self.state, "height": self.height,
-                   "base": _settings["base_url"], "version": _version()}
+                   "base": _settings["base_url"]}
         carried = "" if archive is None else (
             f'<script type="text/plain" class="attention-lab-files" data-digest="{digest}">{archive}</script>\n')
         # "</" would end the script early inside a JSON string: escaped as in JSON.
@@ -97,7 +92,7 @@ class Figure:
         return self.html()
 
     def __repr__(self):
-        return f"<attention_lab figure: {html.escape(json.dumps(self.state)[:80])}>"
+        return f"<attention_lab figure: {json.dumps(self.state, ensure_ascii=False)[:80]}>"
 
 
 def _version():
@@ -114,19 +109,19 @@ def _display(figure):
     return figure  # outside a notebook: the figure, for .html()
 
 
-def figure(height="auto", controls=None, **state):
+def figure(height="auto", **state):
     """The figure of a lab state, not yet shown (figure.html() is its output's HTML)."""
-    return Figure(state, height=height, controls=controls)
+    return Figure(state, height=height)
 
 
-def show(height="auto", controls=None, **state):
+def show(height="auto", **state):
     """Shows the lab inline, in the state given by the URL parameters' fields
     (view, text, mask, preset, heads, lang, theme, ...: docs/reference.md). A
     field the lab cannot apply is named in the figure and under it."""
-    return _display(figure(height=height, controls=controls, **state))
+    return _display(figure(height=height, **state))
 
 
-def show_heatmaps(weights, tokens=None, titles=None, query_tokens=None, batch=0, height="auto", controls=None, **state):
+def show_heatmaps(weights, tokens=None, titles=None, query_tokens=None, batch=0, height="auto", **state):
     """Draws attention weights computed elsewhere with the lab's heatmaps.
 
     weights: (queries, keys); (maps, queries, keys); (rows, cols, queries,
@@ -137,4 +132,4 @@ def show_heatmaps(weights, tokens=None, titles=None, query_tokens=None, batch=0,
     titles: one per map, or one per column.
     """
     given = given_field(weights, tokens=tokens, query_tokens=query_tokens, titles=titles, batch=batch)
-    return show(height=height, controls=controls, view="given", given=given, **state)
+    return show(height=height, view="given", given=given, **state)

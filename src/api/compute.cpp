@@ -123,13 +123,12 @@ ComputeResult compute_explorer(const Json& json) {
 }
 
 // Weights computed elsewhere: read and checked as the lab's `given` field, and
-// returned as the lab reads them (every map rows x cols x queries x keys).
+// returned as the lab reads them ({given: rows x cols x queries x keys, shape}).
 ComputeResult compute_given(const Json& config) {
   if (config.size() != 1) return fail("given: a given-weights config has no other fields");
   GivenWeights given;
   if (std::string e = read_given(config["given"], &given); !e.empty()) return fail(e);
-  Json out = given_json(given);
-  out["shape"] = {given.rows, given.cols, given.queries(), given.keys()};
+  const Json out = {{"given", given_json(given)}, {"shape", {given.rows, given.cols, given.queries(), given.keys()}}};
   return {true, out.dump()};
 }
 

@@ -50,7 +50,7 @@ std::string usage() {
          "  --train-steps N     train the scaling lab's two models N steps before the first frame\n"
          "  --url QUERY         the state as the web page's URL query (text=...&heads=2)\n"
          "  --url-fields        print the URL parameters as a markdown table and exit\n"
-         "  --views             print the views (id, source, debug only) as JSON and exit\n"
+         "  --views             print the views (id, source, always shown, debug only) as JSON and exit\n"
          "  --PARAM VALUE       one URL parameter, e.g. --view steps, --text TEXT, --lang zh:\n"
          "                      preset, config (a whole JSON config), " + attn::ui::state_field_names() + "\n"
          "  --view ID           start in view " + attn::ui::view_ids() + "\n"

@@ -72,6 +72,19 @@ ROWS = [
      json.dumps({"text": "a " * 1024, "d_model": 1024, "heads": 4}),
      "d_model: 1024 tokens x 4 heads at d_model 1024 need 120 MiB at once (every head's scores, weights and "
      "projections); the limit is 96 MiB (use a smaller d_model, fewer heads or a shorter text)", CLI),
+    # Weights given from outside (the field `given`: a notebook's show_heatmaps, a URL, set()).
+    ("given weights whose row does not sum to 1", '{"given": {"weights": [[0.5, 0.2], [0.1, 0.9]]}}',
+     "given.weights[0]: the row sums to 0.7, not 1; each query's weights are a softmax row (pass weights, not "
+     "scores)", CLI + ", notebook_export"),
+    ("NaN among given weights", '{"given": {"weights": [[1, 0], ["NaN", 1]]}}',
+     "given.weights[1][0]: NaN (not a number) is not a weight", CLI + ", notebook_export"),
+    ("a negative given weight", '{"given": {"weights": [[1.5, -0.5]]}}',
+     "given.weights[0][1]: -0.5 is negative; attention weights are softmax outputs, 0 or more", CLI),
+    ("given weights of 300 keys", json.dumps({"given": {"weights": [[1.0] + [0.0] * 299]}}),
+     "given.weights: 1 queries x 300 keys; the lab draws at most 256 tokens a side (cut the sequence)", CLI),
+    ("more weights than a notebook figure draws (`show_heatmaps` of 65 x 256 x 256)", None,
+     "a `ValueError` in the cell: `attention_lab: 4,259,840 weights of shape (1, 65, 256, 256); a figure draws at "
+     "most 4,194,304: show fewer layers, heads or tokens`", "notebook_package"),
     # The page's other ways in: checked in the browser.
     ("a number out of range in the URL (`?dk=-5`)", None, "a notice: `dk: -5 is outside 1..1024; using 1`",
      "url_e2e, ui_native"),

@@ -35,6 +35,9 @@ if (!app || !cli || !artefactsDir) {
 const SIZES = [{ width: 1280, height: 800 }, { width: 800, height: 600 }];
 // Every view, from the app's own table (the desktop always shows the debug view).
 const VIEWS = JSON.parse(spawnSync(app, ['--views'], { encoding: 'utf8' }).stdout).map((v) => v.id);
+// The view of weights given from outside, with some: two heads of three tokens.
+const GIVEN = { weights: [[[[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]], [[0.5, 0.5, 0], [0, 1, 0], [0.2, 0.2, 0.6]]]],
+                tokens: ['我', '爱', '你'], titles: ['head 1', 'head 2'] };
 const c = new Checks('desktop_e2e');
 mkdirSync(artefactsDir, { recursive: true });
 
@@ -105,7 +108,8 @@ async function main() {
     for (const view of VIEWS) {
       // The scaling lab fills its curves within a per-frame time budget: give it frames.
       const frames = view === 'scaling' ? ['--frames', '60'] : [];
-      runs.push([`${view}_${size.width}x${size.height}`, size, ['--view', view, ...frames]]);
+      const given = view === 'given' ? ['--url', `given=${encodeURIComponent(JSON.stringify(GIVEN))}`] : [];
+      runs.push([`${view}_${size.width}x${size.height}`, size, ['--view', view, ...frames, ...given]]);
     }
   // The Figure 4.1 preset in the explorer, and a masked, padded sentence step by step.
   runs.push(['preset_fig41', SIZES[0], ['--preset', 'fig41']]);

@@ -15,7 +15,7 @@ export function poemModel(app) {
 }
 
 // What compute() gives for a layout's config, from the CLI: `attend` for the
-// explorer's and the chapter's configs, `poem attend` for the learned-heads
+// explorer's and the chapter's configs and weights given from outside, `poem attend` for the learned-heads
 // view's ({poem: {text}}). { status, stdout, stderr } as spawnSync gives them.
 export function attendConfig(cli, app, config) {
   if (config?.poem) {

@@ -3,7 +3,7 @@
     /usr/bin/python3 check_notebook.py EXECUTED.ipynb EXPECTED.json NOTEBOOK.html
 
 Each figure is one text/html output with its own element, its script and
-(embed "auto") the lab's files; no cell raised; the export has them all.
+(embed "every") the lab's files; no cell raised; the export has them all.
 """
 import json
 import re

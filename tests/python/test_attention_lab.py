@@ -75,7 +75,7 @@ class Weights(unittest.TestCase):
 
 class Html(unittest.TestCase):
     def setUp(self):
-        _figure._settings.update(base_url=None, embed="auto")
+        _figure._settings.update(base_url=None, embed="every")
         _figure._carried.clear()
 
     def unpack(self, html):

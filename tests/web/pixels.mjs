@@ -92,7 +92,7 @@ export function heatmapValues(result, heatmap) {
     const T = Math.round(Math.sqrt(flat?.length ?? 0));
     return flat ? Array.from({ length: T }, (_, q) => flat.slice(q * T, (q + 1) * T)) : null;
   }
-  // Weights given from outside (compute({given})): rows x cols maps, head = row * cols + col.
+  // Weights given from outside (compute({given}) gives {given: {weights}}): rows x cols maps, head = row * cols + col.
   if (heatmap.source === 'given') {
     const grid = result.given?.weights;
     const cols = grid?.[0]?.length ?? 0;

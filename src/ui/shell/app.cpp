@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/explorer/explorer_json.hpp"
+#include "api/given/given_json.hpp"
 #include "ui/a11y/a11y.hpp"
 #include "ui/explorer/explorer.hpp"
 #include "ui/i18n/strings.hpp"
@@ -295,6 +296,8 @@ nlohmann::json rect_json(const AppState& state, float x, float y, float w, float
 // reader's current config).
 nlohmann::json layout_config(const AppState& state) {
   if (open_view(state).source == ViewSource::Chapter) return nlohmann::json{{"experiment", "fig41"}};
+  if (open_view(state).source == ViewSource::Given && state.given)  // compute() reads them back
+    return nlohmann::json{{"given", api::given_json(*state.given)}};
   if (open_view(state).source == ViewSource::Poem) {
     nlohmann::json poem = {{"text", state.poem.read_text}};
     if (state.poem.read_trained) poem["model"] = "training";  // compute() asks the trainer
