@@ -19,7 +19,7 @@
 (function () {
   'use strict';
   const TYPES = { js: 'text/javascript', wasm: 'application/wasm', css: 'text/css' };
-  const unpacked = new Map();  // digest -> Promise<{name: blob URL}>
+  const unpacked = new Map();  // digest -> Promise of unpack()'s files
 
   // Runs first in the figure's page and in each of its workers: `files` maps a
   // file name (the last part of any URL the lab asks for) to its blob: URL. A
@@ -77,7 +77,7 @@
   }
 
   // The archive with this digest, from any output of this page, as
-  // {name: bytes}; each file a blob: URL.
+  // {name: blob: URL} (index.html: its text, each figure's page is made from it).
   function unpack(digest) {
     if (!unpacked.has(digest)) {
       unpacked.set(digest, (async () => {

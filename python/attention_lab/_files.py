@@ -24,10 +24,13 @@ CORE = ["index.html", "style.css", "utf16.js", "text_input.js", "frames.js", "me
         "a11y.js", "a11y.css"]
 # Chinese on the canvas (the interface in 中文, or Chinese text or tokens).
 FONT = ["fonts/cjk.ttf.gz"]
-# The views whose modules load on demand.
+# The views whose modules load on demand. The learned-heads view without its
+# training slice (corpus/tang_train.gz, 1.7 MB more): with it, one output would
+# pass Jupyter's default output rate (1 MB/s over 3 s) and be dropped; its
+# Train button says the slice could not be loaded.
 VIEWS = {
     "poem": ["poem.js", "poem_worker.js", "attention_poem.js", "attention_poem.wasm", "poem_model.bin",
-             "corpus/tang300", "corpus/tang_train.gz"],
+             "corpus/tang300"],
     "why": ["why.js", "why_worker.js", "attention_why.js", "attention_why.wasm"],
 }
 # The host's side, inlined into each output: AttentionLab.embed and the unpacker.
