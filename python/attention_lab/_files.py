@@ -27,7 +27,7 @@ FONT = ["fonts/cjk.ttf.gz"]
 # The views whose modules load on demand. The learned-heads view without its
 # training slice (corpus/tang_train.gz, 1.7 MB more): with it, one output would
 # pass Jupyter's default output rate (1 MB/s over 3 s) and be dropped; its
-# Train button says the slice could not be loaded.
+# Start and Step buttons say the slice is not there (HTTP 404).
 VIEWS = {
     "poem": ["poem.js", "poem_worker.js", "attention_poem.js", "attention_poem.wasm", "poem_model.bin",
              "corpus/tang300"],
