@@ -10,6 +10,7 @@ Archive: a 4-byte big-endian length, a JSON index [[name, size], ...], then
 the files' bytes in that order; all of it gzip'd.
 """
 import base64
+import functools
 import gzip
 import hashlib
 import io
@@ -83,4 +84,9 @@ def archive(names):
 
 
 def host_script():
+    return _host_script(lab_dir())
+
+
+@functools.lru_cache(maxsize=None)
+def _host_script(where):  # read once per folder, not once per figure
     return "\n".join(read(n).decode("utf-8") for n in HOST)

@@ -26,7 +26,7 @@ attention_lab.show_heatmaps(fig41_weights, tokens=fig41["tokens"],
     '''# Each figure, in order: the state it must have (given: rows x cols x queries x keys),
 # or the words of the message it must show.
 expected = [
-    {"fields": {"text": "我爱自然语言处理", "mask": "causal", "heads": 2}, "type": True},
+    {"fields": {"text": "我爱自然语言处理", "mask": "causal", "heads": 2}},
     {"given": [[weights.tolist()]], "tokens": tokens},
     {"given": [a[0].tolist() for a in attentions], "tokens": words},
     {"notice": "weights[0]: the row sums to 0.7, not 1"},

@@ -15,12 +15,13 @@
 namespace attn::ui {
 namespace {
 
-// The axis labels: the tokens given, else the positions 0, 1, ...
-std::vector<std::string> labels(const std::vector<std::string>& given, int count) {
+// The axis labels: the tokens given, else the positions 0, 1, ... (made in
+// `numbers`; the tokens are not copied each frame).
+const std::vector<std::string>& labels(const std::vector<std::string>& given, int count,
+                                       std::vector<std::string>* numbers) {
   if (!given.empty()) return given;
-  std::vector<std::string> numbers;
-  for (int i = 0; i < count; ++i) numbers.push_back(std::to_string(i));
-  return numbers;
+  for (int i = 0; i < count; ++i) numbers->push_back(std::to_string(i));
+  return *numbers;
 }
 
 std::string map_title(const GivenWeights& given, int map) {
@@ -77,8 +78,9 @@ void given_view(AppState& state) {
     if (ImGui::SmallButton(tr("view.zoom.reset"))) state.zoom = plot::HeatmapZoom{};
     record_control(state, "zoom_reset");
   }
-  const std::vector<std::string> queries = labels(given.query_tokens, given.queries());
-  const std::vector<std::string> keys = labels(given.key_tokens, given.keys());
+  std::vector<std::string> query_numbers, key_numbers;
+  const std::vector<std::string>& queries = labels(given.query_tokens, given.queries(), &query_numbers);
+  const std::vector<std::string>& keys = labels(given.key_tokens, given.keys(), &key_numbers);
   // The reader's grid (a model's layers stay rows, its heads columns), as
   // many columns of it as fit at min_side, square maps about two characters a
   // cell: its height follows from the width alone, so a figure whose height
