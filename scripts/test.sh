@@ -57,35 +57,12 @@ build() {  # build PRESET
   cmake --build --preset "$1" -j "$JOBS" || return 1
 }
 
-# The trees build at once, each into build/build-PRESET.log. One tree alone
-# leaves a core idle at its links and, from empty caches, while the native
-# tree trains the poem model (minutes on both cores, waiting only for the
-# CLI); side by side the other trees' compiles fill those gaps.
-declare -A build_s test_s build_pid
-mkdir -p build
-echo "[test] building ${PRESETS// /, } at once (logs: build/build-<tree>.log)"
+declare -A build_s test_s
 for preset in $PRESETS; do
-  (
-    t=$(date +%s)
-    build "$preset" > "build/build-$preset.log" 2>&1
-    status=$?
-    echo $(( $(date +%s) - t )) > "build/build-$preset.seconds"
-    exit "$status"
-  ) &
-  build_pid[$preset]=$!
+  t=$(date +%s)
+  build "$preset" || { echo "$preset build failed" >&2; exit 1; }
+  build_s[$preset]=$(( $(date +%s) - t ))
 done
-build_failed=0
-for preset in $PRESETS; do
-  if wait "${build_pid[$preset]}"; then
-    build_s[$preset]=$(cat "build/build-$preset.seconds")
-    echo "[test] $preset built in ${build_s[$preset]} s"
-  else
-    tail -n 60 "build/build-$preset.log"
-    echo "$preset build failed (build/build-$preset.log)" >&2
-    build_failed=1
-  fi
-done
-((build_failed)) && exit 1
 
 # The poem model's weights (trained by the native build, cached in ~/.cache)
 # go beside the web app, which loads them only when a view needs them.
