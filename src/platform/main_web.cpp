@@ -296,6 +296,13 @@ int main() {
   app.width = std::max(1, int(std::lround(css_w * ratio)));
   app.height = std::max(1, int(std::lround(css_h * ratio)));
   // The WebGL version comes from -sMIN/MAX_WEBGL_VERSION=2, not from hints.
+  // Nothing draws with depth or stencil, and every pixel is opaque (the clear
+  // colour's alpha is 1 and ImGui's blending keeps it 1): a canvas without
+  // those buffers and without alpha is one the browser clears and composites
+  // with less work each frame (Emscripten's GLFW asks for all three by default).
+  glfwWindowHint(GLFW_DEPTH_BITS, 0);
+  glfwWindowHint(GLFW_STENCIL_BITS, 0);
+  glfwWindowHint(GLFW_ALPHA_BITS, 0);
   app.window = glfwCreateWindow(app.width, app.height, attn::ui::tr("app.title"), nullptr, nullptr);
   if (!app.window) {
     EM_ASM({ if (Module.onWebGLUnavailable) Module.onWebGLUnavailable(); });
