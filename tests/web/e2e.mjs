@@ -4,7 +4,8 @@
 //
 // Serves the build (index.html + attention_web.js/.wasm) on 127.0.0.1, opens
 // it in headless Chromium (Debian's, WebGL2 on Mesa's llvmpipe) at 1280x800, and
-// checks: the browser tests' flags give llvmpipe (not the slower SwiftShader); the page reports ready with no console or page errors; the canvas
+// checks: the browser tests' flags give llvmpipe (not the slower SwiftShader); the canvas has no
+// alpha, depth or stencil buffer; the page reports ready with no console or page errors; the canvas
 // shows a drawn UI; window.attentionLab.compute() answers configs and
 // returns {"error"} for bad ones; and every heatmap cell listed by
 // window.attentionLab.layout() has the colour of its value in
@@ -50,6 +51,10 @@ async function run(c, page, url) {
     return gl.getParameter(gl.getExtension('WEBGL_debug_renderer_info').UNMASKED_RENDERER_WEBGL);
   });
   c.check(renderer.includes('llvmpipe'), 'WebGL2 draws on Mesa\'s llvmpipe (lab.mjs CHROMIUM_ARGS)', renderer);
+  // Buffers nothing draws with are work for the browser every frame (src/platform/main_web.cpp).
+  const attributes = await page.evaluate(() => document.getElementById('canvas').getContext('webgl2').getContextAttributes());
+  c.check(!attributes.alpha && !attributes.depth && !attributes.stencil && !attributes.antialias,
+          'the lab\'s canvas has no alpha, depth or stencil buffer and no multisampling', JSON.stringify(attributes));
 
   // web/main.js answers Dear ImGui's reads of the scissor box and blend state
   // from what the lab set (a read waits for the GPU process): after frames
